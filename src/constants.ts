@@ -1,0 +1,24 @@
+// The names workflows depend on live here, once, so action.yml and the code cannot drift apart
+// silently (test/action-yml.test.ts checks that both list the same names).
+
+export const Input = {
+  projectId: 'projectId',
+  prompt: 'prompt',
+  apiKey: 'apiKey',
+  baseUrl: 'baseUrl',
+  wait: 'wait',
+  timeout: 'timeout',
+  pollInterval: 'pollInterval',
+  jobId: 'jobId',
+  requirePr: 'requirePr'
+} as const
+
+export const Output = {
+  jobId: 'jobId',
+  status: 'status',
+  prLink: 'prLink',
+  model: 'model',
+  sourceRepository: 'sourceRepository',
+  sourceRef: 'sourceRef',
+  createdAt: 'createdAt'
+} as const

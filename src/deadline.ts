@@ -1,0 +1,22 @@
+import { DeadlineError } from './errors.js'
+
+/** The end of the time a step may spend, and one signal that fires at it or on cancel. */
+export interface Deadline {
+  /** When the time runs out (epoch milliseconds). */
+  readonly at: number
+  /** Aborts with a DeadlineError at `at`, or with the cancel signal's reason before that. */
+  readonly signal: AbortSignal
+  remainingMs(): number
+}
+
+export function startDeadline(at: number, cancel: AbortSignal): Deadline {
+  const timeUp = new AbortController()
+  const timer = setTimeout(() => timeUp.abort(new DeadlineError()), Math.max(0, at - Date.now()))
+  // The timer only bounds work that is already under way; it must not keep a finished run alive.
+  timer.unref()
+  return {
+    at,
+    signal: AbortSignal.any([cancel, timeUp.signal]),
+    remainingMs: () => Math.max(0, at - Date.now())
+  }
+}

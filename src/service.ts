@@ -1,0 +1,251 @@
+import type { Deadline } from './deadline.js'
+import { ActionError, DeadlineError } from './errors.js'
+import { DEFAULT_LIMITS, HttpClient, NetworkError, type HttpLimits, type HttpResponse } from './http.js'
+import { formatDuration } from './duration.js'
+import { parseJob, type Job } from './job.js'
+import { backoffMs, retryAfterMs, sleep } from './retry.js'
+
+/**
+ * How a request to the service went wrong, as far as the next step cares:
+ * - `transient`: worth asking again (network trouble, 408, 429, 5xx on a read);
+ * - `notAJob`: an answer that is not a job record (a proxy's page): worth asking again, for a while;
+ * - `notFound`: 404 for a job;
+ * - `notTaken`: a create the service surely did not take (429, or refused before it was sent);
+ * - `uncertain`: a create that may or may not have made a job;
+ * - `fatal`: asking again will not help (bad key, missing scope, redirect, bad request).
+ */
+export type FailureKind = 'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'fatal'
+
+export class ServiceError extends ActionError {
+  override name = 'ServiceError'
+  constructor(
+    message: string,
+    readonly kind: FailureKind,
+    /** What the service asked for in Retry-After, if anything. */
+    readonly retryAfterMs: number | null = null
+  ) {
+    super(message)
+  }
+}
+
+export interface ServiceOptions {
+  baseUrl: string
+  projectId: string
+  apiKey: string
+  limits?: HttpLimits
+  /** Tries for a create the service did not take (429 or refused); there is no idempotency key. */
+  createTries?: number
+  /** The first wait between create tries; it doubles, with jitter. */
+  createBackoffMs?: number
+}
+
+const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504])
+const MAY_HAVE_CREATED = "The job may or may not have been created: check the project's jobs before running again."
+
+/** The job service's HTTP interface: the one place that knows its paths, headers and status codes. */
+export class JobService {
+  private readonly http: HttpClient
+  private readonly jobsUrl: string
+
+  constructor(private readonly options: ServiceOptions) {
+    this.http = new HttpClient(new URL(options.baseUrl).origin, options.limits ?? DEFAULT_LIMITS)
+    this.jobsUrl = `${options.baseUrl}/v2/agent/${encodeURIComponent(options.projectId)}/job`
+  }
+
+  /**
+   * Creates the job. It is sent again only when the service said it did not take it (429, or a
+   * connection refused before the request went out): every job can open a pull request, and
+   * the service has no idempotency key, so one run must never make two jobs.
+   */
+  async createJob(prompt: string, deadline: Deadline, log: (line: string) => void = () => {}): Promise<Job> {
+    const tries = this.options.createTries ?? 4
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createOnce(prompt, deadline.signal)
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.kind !== 'notTaken' || attempt >= tries) throw error
+        const waitMs = error.retryAfterMs ?? backoffMs(attempt, this.options.createBackoffMs ?? 2000, 60_000)
+        if (waitMs >= deadline.remainingMs()) {
+          throw new ServiceError(`${error.message} The timeout runs out before another try could be made.`, 'fatal')
+        }
+        log(`${error.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
+        await sleep(waitMs, deadline.signal)
+      }
+    }
+  }
+
+  /** Asks for the job once; the caller decides whether a failure is worth another try. */
+  async getJob(jobId: string, signal: AbortSignal): Promise<Job> {
+    const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}`
+    let response: HttpResponse
+    try {
+      response = await this.http.send('GET', url, { headers: this.authHeaders(), signal })
+    } catch (error) {
+      if (error instanceof NetworkError) {
+        throw new ServiceError(`Could not read job ${jobId}: ${error.message}.`, 'transient')
+      }
+      throw error
+    }
+    const { status } = response
+    if (status >= 200 && status < 300) {
+      const job = parseJob(parseJson(response.body))
+      if (job) return job
+      throw new ServiceError(
+        `The service answered the read of job ${jobId} with something that is not a job record ` +
+          `(HTTP ${status}: ${excerpt(response, this.options.apiKey)}); a proxy may be in the way.`,
+        'notAJob'
+      )
+    }
+    if (status === 404) {
+      throw new ServiceError(
+        `Job ${jobId} was not found in project ${this.options.projectId} (HTTP 404). ` +
+          `Check that jobId and projectId belong together.`,
+        'notFound'
+      )
+    }
+    if (RETRYABLE_READ_STATUSES.has(status)) {
+      throw new ServiceError(
+        `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response, this.options.apiKey)}).`,
+        'transient',
+        retryAfterMs(response.headers['retry-after'])
+      )
+    }
+    throw new ServiceError(this.refusal(response, 'read'), 'fatal')
+  }
+
+  async close(): Promise<void> {
+    await this.http.close()
+  }
+
+  private async createOnce(prompt: string, signal: AbortSignal): Promise<Job> {
+    let response: HttpResponse
+    try {
+      response = await this.http.send('POST', this.jobsUrl, {
+        headers: { ...this.authHeaders(), 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt }),
+        signal
+      })
+    } catch (error) {
+      if (error instanceof DeadlineError) {
+        throw new ServiceError(`The timeout ran out before the service answered the create. ${MAY_HAVE_CREATED}`, 'uncertain')
+      }
+      if (!(error instanceof NetworkError)) throw error
+      if (error.notSent) {
+        throw new ServiceError(
+          `Could not reach the service at ${this.options.baseUrl}: ${error.message}. No job was created; ` +
+            `check baseUrl, and the proxy settings if the runner uses a proxy.`,
+          'notTaken'
+        )
+      }
+      throw new ServiceError(
+        `Creating the job got no answer from ${this.options.baseUrl}: ${error.message}. ${MAY_HAVE_CREATED}`,
+        'uncertain'
+      )
+    }
+    const { status } = response
+    if (status >= 200 && status < 300) {
+      const job = parseJob(parseJson(response.body))
+      if (job) return job
+      throw new ServiceError(
+        `The service answered the create with something that is not a job record ` +
+          `(HTTP ${status}: ${excerpt(response, this.options.apiKey)}); a proxy may be in the way. ${MAY_HAVE_CREATED}`,
+        'uncertain'
+      )
+    }
+    if (status === 429) {
+      throw new ServiceError(
+        `The service's rate limit was reached (HTTP 429): it allows 100 job creations per project per hour. ` +
+          `No job was created; wait before running again, or space out the runs that create jobs.`,
+        'notTaken',
+        retryAfterMs(response.headers['retry-after'])
+      )
+    }
+    if (status >= 500) {
+      throw new ServiceError(
+        `The service failed while creating the job (HTTP ${status}: ${excerpt(response, this.options.apiKey)}). ${MAY_HAVE_CREATED}`,
+        'uncertain'
+      )
+    }
+    if (status === 400) {
+      throw new ServiceError(
+        `The service rejected the job request (HTTP 400: ${excerpt(response, this.options.apiKey)}). ` +
+          `Check the prompt input; no job was created.`,
+        'fatal'
+      )
+    }
+    if (status === 404) {
+      throw new ServiceError(
+        `The service has no project ${this.options.projectId} at ${this.options.baseUrl} (HTTP 404). ` +
+          `Check projectId and baseUrl; no job was created.`,
+        'fatal'
+      )
+    }
+    throw new ServiceError(this.refusal(response, 'write'), 'fatal')
+  }
+
+  /** 3xx, 401, 403 and anything else unexpected, for a read or a create. */
+  private refusal(response: HttpResponse, scope: 'read' | 'write'): string {
+    const { status } = response
+    if (status >= 300 && status < 400) {
+      return (
+        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response)}), which is not followed: ` +
+        `the key is only sent to ${this.options.baseUrl}. Check baseUrl; the service may have moved.`
+      )
+    }
+    if (status === 401) {
+      return (
+        `The service rejected the API key (HTTP 401): it is expired or unknown. Check the repository secret ` +
+        `passed as apiKey; a new key can be generated on the API keys page of the project's dashboard.`
+      )
+    }
+    if (status === 403) {
+      return (
+        `The service refused the request (HTTP 403): the API key lacks the ${scope} scope, or this runner's ` +
+        `address is outside the project's IP allow-list. Use a key with the ${scope} scope, or allow the runner's address.`
+      )
+    }
+    return `The service answered HTTP ${status} (${excerpt(response, this.options.apiKey)}). Check baseUrl and projectId.`
+  }
+
+  private authHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.options.apiKey}` }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A short, single-line excerpt of an error body: the service's own `{"error": ...}` message when
+ * there is one, or the text of a plain or HTML page; never the key, should a server echo it.
+ */
+export function excerpt(response: HttpResponse, apiKey: string, maxLength = 200): string {
+  const json = parseJson(response.body)
+  const message =
+    json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string'
+      ? (json as { error: string }).error
+      : response.body
+          .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/&nbsp;/g, ' ')
+  const oneLine = message.split(apiKey).join('***').replace(/\s+/g, ' ').trim()
+  if (oneLine === '') return 'no message'
+  return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine
+}
+
+function redirectTarget(response: HttpResponse): string {
+  const location = response.headers.location
+  const text = Array.isArray(location) ? location[0] : location
+  if (!text) return 'no location'
+  try {
+    const url = new URL(text, 'http://relative.invalid')
+    return url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
+  } catch {
+    return 'an unreadable location'
+  }
+}

@@ -1,0 +1,286 @@
+// @ts-check
+// A stand-in for the documentation agent job service: a real HTTP server on 127.0.0.1 that the
+// tests, the demo and the benchmark all talk to. Plain JavaScript with Node's built-ins only, so
+// that `npm run demo` works on a fresh clone with no install step.
+//
+// It serves the interface as ../shared/service-notes.md describes it (201 on create, 200 on get,
+// {"error": ...} bodies, 401/403/404/429), records every request it receives, and can be scripted:
+// how each job's status moves over time, and faults to inject (status codes, bodies, Retry-After,
+// proxy pages, hangs, connection resets, a lost answer after the job was made).
+import http from 'node:http'
+
+/**
+ * @typedef {'active' | 'completed' | 'archived' | 'failed' | string} Status
+ *
+ * @typedef {object} Plan How one job's status moves over time.
+ * @property {Array<[number, Status]>} [timeline] `[msAfterCreate, status]` pairs, in order;
+ *   default `[[0, 'active'], [activeMs, final]]`.
+ * @property {number} [activeMs] How long the job stays active (default 300).
+ * @property {Status} [final] The status it ends in (default 'completed').
+ * @property {string | null} [prLink] The pull request once final; default a made-up GitHub link
+ *   for a completed job, null otherwise.
+ * @property {string | null} [ref] `source.ref` (default 'main'; null as the real service may send).
+ *
+ * @typedef {object} Fault An answer that replaces the normal one.
+ * @property {'POST' | 'GET'} [method] Only requests with this method.
+ * @property {number} [times] How many matching requests it applies to (default 1).
+ * @property {boolean} [afterCreate] For a POST: make the job first, then answer with the fault
+ *   (a 5xx or a lost answer that nevertheless made a job).
+ * @property {number} [status] The HTTP status to answer with.
+ * @property {string | object} [body] The body (objects are sent as JSON).
+ * @property {string} [contentType]
+ * @property {Record<string, string>} [headers]
+ * @property {'reset'} [drop] Destroy the connection instead of answering.
+ * @property {boolean} [hang] Never answer (until the server closes).
+ * @property {number} [delayMs] Answer normally (or with the fault), but this much later.
+ *
+ * @typedef {object} RecordedRequest
+ * @property {string} method
+ * @property {string} path
+ * @property {Record<string, string | string[] | undefined>} headers
+ * @property {string} body
+ * @property {number} at When it arrived (Date.now()).
+ *
+ * @typedef {object} StandInJob
+ * @property {string} id
+ * @property {string} projectId
+ * @property {string} prompt
+ * @property {number} createdAt Date.now() when it was made.
+ * @property {Plan} plan
+ *
+ * @typedef {object} Options
+ * @property {string} [apiKey] The key the service accepts (default 'svc_stand_in_key').
+ * @property {string[]} [readOnlyKeys] Keys that may read but not create (403 on create).
+ * @property {string[]} [projects] The projects that exist (default: any).
+ * @property {Plan | ((n: number) => Plan)} [plan] How jobs move (or one plan per nth job, from 1).
+ * @property {Fault[]} [faults] Faults to inject, first match wins.
+ * @property {RandomFaults} [randomFaults] Faults at random, for soak tests.
+ * @property {string} [host] Default 127.0.0.1.
+ * @property {number} [port] Default 0 (any free port).
+ *
+ * @typedef {object} RandomFaults
+ * @property {number} rate The share of requests that get a fault, 0 to 1.
+ * @property {() => number} random A source of numbers in [0, 1) (seeded, in a test).
+ */
+
+export const DEFAULT_KEY = 'svc_stand_in_key'
+
+/** Faults a real network and a real service produce, for a create and for a read. */
+export const RANDOM_CREATE_FAULTS = /** @type {Fault[]} */ ([
+  { status: 429, body: 'Too Many Requests', contentType: 'text/plain', headers: { 'retry-after': '0' } },
+  { status: 503, body: '<html><body><h1>503 Service Unavailable</h1></body></html>', contentType: 'text/html' },
+  { status: 500, body: { error: 'Internal error' }, afterCreate: true },
+  { drop: 'reset' },
+  { drop: 'reset', afterCreate: true },
+  { status: 502, body: '<html><body>Bad gateway</body></html>', contentType: 'text/html', afterCreate: true }
+])
+export const RANDOM_READ_FAULTS = /** @type {Fault[]} */ ([
+  { status: 500, body: { error: 'Internal error' } },
+  { status: 502, body: '<html><body>Bad gateway</body></html>', contentType: 'text/html' },
+  { status: 503, body: 'unavailable', contentType: 'text/plain', headers: { 'retry-after': '0' } },
+  { status: 504, body: '' },
+  { status: 429, body: 'slow down', contentType: 'text/plain', headers: { 'retry-after': '0' } },
+  { status: 408, body: '' },
+  { status: 200, body: '<html><body>Please log in to the proxy</body></html>', contentType: 'text/html' },
+  { status: 200, body: { status: 'active' } },
+  { drop: 'reset' },
+  { delayMs: 50 }
+])
+
+/**
+ * Starts the stand-in on 127.0.0.1 (port 0 picks a free one).
+ * @param {Options} [options]
+ */
+export async function startStandInService(options = {}) {
+  const apiKey = options.apiKey ?? DEFAULT_KEY
+  const readOnlyKeys = new Set(options.readOnlyKeys ?? [])
+  const faults = [...(options.faults ?? [])].map((f) => ({ ...f, left: f.times ?? 1 }))
+  /** @type {RecordedRequest[]} */
+  const requests = []
+  /** @type {Map<string, StandInJob>} */
+  const jobs = new Map()
+  /** @type {Set<import('node:net').Socket>} */
+  const sockets = new Set()
+  let created = 0
+
+  /** @param {number} n */
+  const planFor = (n) => (typeof options.plan === 'function' ? options.plan(n) : (options.plan ?? {}))
+
+  /** @param {StandInJob} job @param {number} [now] */
+  function recordOf(job, now = Date.now()) {
+    const plan = job.plan
+    const final = plan.final ?? 'completed'
+    const timeline = plan.timeline ?? [[0, 'active'], [plan.activeMs ?? 300, final]]
+    let status = timeline[0][1]
+    for (const [afterMs, s] of timeline) if (now - job.createdAt >= afterMs) status = s
+    const done = status === 'completed' || status === 'archived' || status === 'failed'
+    const defaultPr = status === 'completed' ? `https://github.com/example/docs/pull/${job.id.split('_')[1]}` : null
+    return {
+      id: job.id,
+      status,
+      source: { repository: 'https://github.com/example/docs', ref: plan.ref === undefined ? 'main' : plan.ref },
+      model: 'docs-agent-large',
+      prLink: done ? (plan.prLink === undefined ? defaultPr : plan.prLink) : null,
+      createdAt: new Date(job.createdAt).toISOString(),
+      archivedAt: status === 'archived' ? new Date(now).toISOString() : null
+    }
+  }
+
+  /** @param {RecordedRequest} req */
+  function pickFault(req) {
+    const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === req.method))
+    if (fault) {
+      fault.left--
+      return fault
+    }
+    const random = options.randomFaults
+    if (random && random.random() < random.rate) {
+      const pool = req.method === 'POST' ? RANDOM_CREATE_FAULTS : RANDOM_READ_FAULTS
+      return pool[Math.floor(random.random() * pool.length)]
+    }
+    return null
+  }
+
+  /**
+   * @param {http.ServerResponse} res
+   * @param {number} status
+   * @param {string | object} body
+   * @param {string} [contentType]
+   * @param {Record<string, string>} [headers]
+   */
+  function send(res, status, body, contentType, headers = {}) {
+    const text = typeof body === 'string' ? body : JSON.stringify(body)
+    res.writeHead(status, { 'content-type': contentType ?? 'application/json', ...headers })
+    res.end(text)
+  }
+
+  /** @param {RecordedRequest} req @param {http.ServerResponse} res @returns {{status: number, body: object, contentType?: string}} */
+  function answer(req, res) {
+    const match = /^\/v2\/agent\/([^/]+)\/job(?:\/([^/]+))?$/.exec(req.path)
+    if (!match) return { status: 404, body: { error: 'Not found' } }
+    const projectId = decodeURIComponent(match[1])
+    const jobId = match[2] === undefined ? null : decodeURIComponent(match[2])
+    const auth = String(req.headers.authorization ?? '')
+    const key = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : ''
+    if (key !== apiKey && !readOnlyKeys.has(key)) return { status: 401, body: { error: 'Invalid API key' } }
+    if (options.projects && !options.projects.includes(projectId)) return { status: 404, body: { error: 'Project not found' } }
+
+    if (req.method === 'POST' && jobId === null) {
+      if (readOnlyKeys.has(key)) return { status: 403, body: { error: 'API key lacks the write scope' } }
+      /** @type {unknown} */
+      let parsed
+      try {
+        parsed = JSON.parse(req.body)
+      } catch {
+        return { status: 400, body: { error: 'Body must be JSON' } }
+      }
+      const prompt = /** @type {{prompt?: unknown}} */ (parsed)?.prompt
+      if (typeof prompt !== 'string' || prompt.trim() === '') return { status: 400, body: { error: 'prompt must be a non-empty string' } }
+      const job = makeJob(projectId, prompt)
+      return { status: 201, body: recordOf(job) }
+    }
+    if (req.method === 'GET' && jobId !== null) {
+      const job = jobs.get(jobId)
+      if (!job || job.projectId !== projectId) return { status: 404, body: { error: 'Job not found' } }
+      return { status: 200, body: recordOf(job) }
+    }
+    res.setHeader('allow', jobId === null ? 'POST' : 'GET')
+    return { status: 405, body: { error: 'Method not allowed' } }
+  }
+
+  /** @param {string} projectId @param {string} prompt */
+  function makeJob(projectId, prompt) {
+    created++
+    const id = `job_${created}_${Math.random().toString(36).slice(2, 10)}`
+    const job = { id, projectId, prompt, createdAt: Date.now(), plan: planFor(created) }
+    jobs.set(id, job)
+    return job
+  }
+
+  const server = http.createServer((incoming, res) => {
+    /** @type {Buffer[]} */
+    const chunks = []
+    incoming.on('data', (c) => chunks.push(c))
+    incoming.on('end', async () => {
+      /** @type {RecordedRequest} */
+      const req = {
+        method: incoming.method ?? '',
+        path: incoming.url ?? '',
+        headers: incoming.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now()
+      }
+      requests.push(req)
+      const fault = pickFault(req)
+      if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+      if (fault?.hang) return
+      // The normal answer is worked out (and a job made) unless the fault stands in for it entirely.
+      const replaced = fault && (fault.status || fault.drop) && !fault.afterCreate
+      const normal = replaced ? null : answer(req, res)
+      if (fault?.drop) return void incoming.socket.destroy()
+      if (fault?.status) return send(res, fault.status, fault.body ?? '', fault.contentType, fault.headers)
+      if (normal) send(res, normal.status, normal.body, normal.contentType)
+    })
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+
+  const host = options.host ?? '127.0.0.1'
+  /** @param {number} port */
+  const listen = (port) =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, host, () => {
+        server.off('error', reject)
+        resolve(undefined)
+      })
+    })
+  await listen(options.port ?? 0)
+  const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy()
+  }
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    apiKey,
+    /** Every request received, in order. */
+    requests,
+    jobs,
+    /** How many jobs were made. */
+    get created() {
+      return created
+    },
+    /** Requests with this method (and whose path contains `pathPart`, if given). */
+    /** @param {string} method @param {string} [pathPart] */
+    requestsOf: (method, pathPart = '') => requests.filter((r) => r.method === method && r.path.includes(pathPart)),
+    /** The job's record as the service would serve it now. @param {string} id */
+    record: (id) => {
+      const job = jobs.get(id)
+      return job ? recordOf(job) : undefined
+    },
+    /** When the job reaches its final status (Date.now() scale). @param {string} id */
+    endsAt: (id) => {
+      const job = /** @type {StandInJob} */ (jobs.get(id))
+      const timeline = job.plan.timeline ?? [[0, 'active'], [job.plan.activeMs ?? 300, job.plan.final ?? 'completed']]
+      return job.createdAt + timeline[timeline.length - 1][0]
+    },
+    /** @param {Fault} fault */
+    addFault: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),
+    /** Stops listening, so connections are refused, until `listenAgain`. */
+    stopListening: async () => {
+      dropAll()
+      await new Promise((resolve) => server.close(() => resolve(undefined)))
+    },
+    listenAgain: () => listen(port),
+    close: async () => {
+      dropAll()
+      if (server.listening) await new Promise((resolve) => server.close(() => resolve(undefined)))
+    }
+  }
+}
+
+/** @typedef {Awaited<ReturnType<typeof startStandInService>>} StandInService */
