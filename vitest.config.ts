@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Every test talks to servers on 127.0.0.1 with short intervals; nothing should need longer.
+    testTimeout: 15_000,
+    // A proxy or debug setting of the machine running the suite must not leak into the runs it starts.
+    env: { HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '', NO_PROXY: '', no_proxy: '' }
+  }
+})
