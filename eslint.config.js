@@ -11,8 +11,8 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       // Errors must reach the user as sentences, never as a raw dump; console is for scripts only.
-      'no-console': ['error', { allow: [] }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }]
+      'no-console': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
     }
   },
   { files: ['scripts/**', 'test/**'], rules: { 'no-console': 'off' } }

@@ -1,0 +1,91 @@
+// Inputs are set as the runner sets them, as INPUT_* variables.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describeSettings, readSettings } from '../src/inputs.js'
+
+function setInputs(inputs: Record<string, string>): void {
+  for (const [name, value] of Object.entries(inputs)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value)
+}
+
+beforeEach(() => {
+  setInputs({ projectId: 'docs', prompt: 'Explain retries', apiKey: 'svc_abc123', baseUrl: 'https://api.example.com/' })
+  // core.warning writes to stdout; keep the test output readable.
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+})
+afterEach(() => {
+  vi.unstubAllEnvs()
+  vi.restoreAllMocks()
+})
+
+describe('readSettings', () => {
+  it('applies the defaults from action.yml', () => {
+    expect(readSettings()).toEqual({
+      projectId: 'docs',
+      prompt: 'Explain retries',
+      apiKey: 'svc_abc123',
+      baseUrl: 'https://api.example.com',
+      wait: true,
+      timeoutMs: 30 * 60_000,
+      pollIntervalMs: 5000,
+      jobId: '',
+      requirePr: false
+    })
+  })
+
+  it('keeps a path prefix in baseUrl, without the trailing slash', () => {
+    setInputs({ baseUrl: 'https://gateway.example.com/docs-agent/' })
+    expect(readSettings().baseUrl).toBe('https://gateway.example.com/docs-agent')
+  })
+
+  it.each(['http://127.0.0.1:8080', 'http://localhost:3000', 'http://[::1]:9000'])('accepts plain http for the loopback host %s', (baseUrl) => {
+    setInputs({ baseUrl })
+    expect(readSettings().baseUrl).toBe(baseUrl)
+  })
+
+  it('rejects credentials in baseUrl without quoting them', () => {
+    setInputs({ baseUrl: 'https://user:hunter2@api.example.com' })
+    expect(() => readSettings()).toThrow(/Input baseUrl carries credentials/)
+    try {
+      readSettings()
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2')
+    }
+  })
+
+  it('rejects a query in baseUrl without quoting it (a pasted key would sit there)', () => {
+    setInputs({ baseUrl: 'https://api.example.com/?key=svc_abc123' })
+    expect(() => readSettings()).toThrow(/has a query/)
+    try {
+      readSettings()
+    } catch (error) {
+      expect((error as Error).message).not.toContain('svc_abc123')
+    }
+  })
+
+  it('follows a jobId instead of creating, and says the prompt is not sent', () => {
+    const writes = vi.mocked(process.stdout.write)
+    setInputs({ jobId: 'job_42' })
+    const settings = readSettings()
+    expect(settings.jobId).toBe('job_42')
+    expect(settings.prompt).toBe('')
+    expect(writes.mock.calls.join('')).toContain('::warning::Both prompt and jobId are given: following job job_42; the prompt is not sent.')
+  })
+
+  it('reads booleans and durations', () => {
+    setInputs({ wait: 'false', requirePr: 'TRUE', timeout: '90', pollInterval: '500ms' })
+    expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 500 })
+  })
+
+  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc'])('rejects the key %j by its shape, never showing it', (apiKey) => {
+    setInputs({ apiKey })
+    expect(() => readSettings()).toThrow(/Input apiKey does not look like an API key of the service \(the value is not shown\)/)
+  })
+})
+
+describe('describeSettings', () => {
+  it('leaves out the key and the prompt', () => {
+    const line = describeSettings(readSettings())
+    expect(line).not.toContain('svc_abc123')
+    expect(line).not.toContain('Explain retries')
+    expect(line).toContain('"projectId":"docs"')
+  })
+})
