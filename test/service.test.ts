@@ -1,0 +1,130 @@
+// The service client on its own, with short per-request limits: what a hung or dripping server
+// does to one request, and how error bodies are shown.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startDeadline } from '../src/deadline.js'
+import { DEFAULT_LIMITS } from '../src/http.js'
+import { JobService, ServiceError, excerpt } from '../src/service.js'
+import { startStandInService, type StandInService } from './support/stand-in-service.js'
+
+const KEY = 'svc_unit_test_key'
+let service: StandInService | undefined
+let raw: http.Server | undefined
+afterEach(async () => {
+  await service?.close()
+  raw?.closeAllConnections()
+  await new Promise((resolve) => (raw ? raw.close(resolve) : resolve(undefined)))
+  service = raw = undefined
+})
+
+function client(baseUrl: string, limits: Partial<typeof DEFAULT_LIMITS> = {}): JobService {
+  return new JobService({ baseUrl, projectId: 'docs', apiKey: KEY, limits: { ...DEFAULT_LIMITS, ...limits }, createBackoffMs: 10 })
+}
+
+const noDeadline = () => startDeadline(Date.now() + 10_000, new AbortController().signal)
+
+/** A server that answers each request with `handler`, for shapes the stand-in does not make. */
+async function rawServer(handler: http.RequestListener): Promise<string> {
+  raw = http.createServer(handler)
+  await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
+}
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e
+  )
+  expect(error).toBeInstanceOf(ServiceError)
+  return error as ServiceError
+}
+
+describe('per-request limits', () => {
+  it('gives up on a read whose answer never starts, as a failure worth another try', async () => {
+    service = await startStandInService({ apiKey: KEY, faults: [{ method: 'GET', hang: true }] })
+    const jobs = client(service.url, { headersTimeoutMs: 200 })
+    const started = Date.now()
+    const error = await failure(jobs.getJob('job_1', new AbortController().signal))
+
+    expect(error.kind).toBe('transient')
+    expect(error.message).toBe('Could not read job job_1: no answer came in time.')
+    expect(Date.now() - started).toBeLessThan(2000)
+    await jobs.close()
+  })
+
+  it('gives up on an answer that stops arriving halfway', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.write('{"id": "job_1", ') // and nothing more
+    })
+    const jobs = client(url, { bodyTimeoutMs: 200 })
+    const error = await failure(jobs.getJob('job_1', new AbortController().signal))
+
+    expect(error.kind).toBe('transient')
+    expect(error.message).toBe('Could not read job job_1: the answer stopped arriving.')
+    await jobs.close()
+  })
+
+  it('bounds the whole exchange, even for a server that drips', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const drip = setInterval(() => res.write(' '), 50)
+      res.on('close', () => clearInterval(drip))
+    })
+    const jobs = client(url, { requestTimeoutMs: 300 })
+    const started = Date.now()
+    const error = await failure(jobs.getJob('job_1', new AbortController().signal))
+
+    expect(error.message).toBe('Could not read job job_1: the request took too long.')
+    expect(Date.now() - started).toBeLessThan(2000)
+    await jobs.close()
+  })
+
+  it('reads no more than the body limit of a huge answer', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/plain' })
+      res.end('x'.repeat(5 * 1024 * 1024))
+    })
+    const jobs = client(url, { maxBodyBytes: 64 * 1024 })
+    const error = await failure(jobs.getJob('job_1', new AbortController().signal))
+
+    expect(error.kind).toBe('transient')
+    expect(error.message).toMatch(/^Reading job job_1 failed with HTTP 502 \(x{199}…\)\.$/)
+    await jobs.close()
+  })
+
+  it('takes a refused connection as a create the service did not take, and says so after a few tries', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const url = service.url
+    await service.stopListening()
+    const jobs = client(url)
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('notTaken')
+    expect(error.message).toMatch(/^Could not reach the service at http:\/\/127\.0\.0\.1:\d+: the connection was refused\. No job was created/)
+    await jobs.close()
+  })
+})
+
+describe('excerpt', () => {
+  const response = (body: string) => ({ status: 500, headers: {}, body })
+
+  it("shows the service's own JSON error message", () => {
+    expect(excerpt(response('{"error": "prompt must be a non-empty string"}'), KEY)).toBe('prompt must be a non-empty string')
+  })
+
+  it('shows the text of an HTML page, not its tags or scripts', () => {
+    const page = '<html><head><style>h1{}</style><script>var x=1</script></head><body><h1>502 Bad Gateway</h1>\n<p>nginx</p></body></html>'
+    expect(excerpt(response(page), KEY)).toBe('502 Bad Gateway nginx')
+  })
+
+  it('never shows the key, should a server echo it', () => {
+    expect(excerpt(response(`Unauthorized: Bearer ${KEY}`), KEY)).toBe('Unauthorized: Bearer ***')
+  })
+
+  it('says so when there is nothing to show, and cuts long bodies', () => {
+    expect(excerpt(response('   '), KEY)).toBe('no message')
+    expect(excerpt(response('a'.repeat(500)), KEY)).toHaveLength(200)
+  })
+})
