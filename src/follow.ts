@@ -67,7 +67,9 @@ export async function followJob(
       if (error.kind === 'notAJob' && ++notAJob >= notAJobLimit) {
         throw new ActionError(`${error.message} This went on for ${notAJob} reads in a row; giving up on job ${jobId}.`)
       }
-      waitMs = error.retryAfterMs ?? backoffMs(failures, backoffBaseMs, backoffCapMs, random)
+      // Retry-After is a floor, not the whole wait: a server that keeps answering `Retry-After: 0`
+      // must not be polled in a tight loop.
+      waitMs = Math.max(error.retryAfterMs ?? 0, backoffMs(failures, backoffBaseMs, backoffCapMs, random))
       options.onRetry?.(error.message, waitMs)
       continue
     }

@@ -106,6 +106,11 @@ export class HttpClient {
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
       if (timeout.aborted) throw new NetworkError(describe('REQUEST_TIMEOUT'), 'REQUEST_TIMEOUT', false)
+      const proxyStatus = proxyRefusal(error)
+      if (proxyStatus) {
+        // The proxy would not open the tunnel: the request never left for the service.
+        throw new NetworkError(`the proxy refused to connect to it (HTTP ${proxyStatus})`, 'PROXY_REFUSED', true)
+      }
       const code = errorCode(error)
       throw new NetworkError(describe(code), code, NOT_SENT_CODES.has(code))
     }
@@ -137,6 +142,15 @@ function errorCode(error: unknown): string {
     if (typeof code === 'string' && code !== 'UND_ERR') return code
   }
   return 'UNKNOWN'
+}
+
+/** undici's ProxyAgent tells a proxy's refusal of CONNECT (403, 407, 502...) only in its message. */
+function proxyRefusal(error: unknown): string | null {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const match = /^Proxy response \((\d{3})\) !== 200/.exec(String((e as { message?: unknown }).message))
+    if (match) return match[1]
+  }
+  return null
 }
 
 function describe(code: string): string {

@@ -188,7 +188,7 @@ export class JobService {
     const { status } = response
     if (status >= 300 && status < 400) {
       return (
-        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response)}), which is not followed: ` +
+        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response, this.options.apiKey)}), which is not followed: ` +
         `the key is only sent to ${this.options.baseUrl}. Check baseUrl; the service may have moved.`
       )
     }
@@ -238,13 +238,15 @@ export function excerpt(response: HttpResponse, apiKey: string, maxLength = 200)
   return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine
 }
 
-function redirectTarget(response: HttpResponse): string {
+/** Where a redirect points, without its query, and never with the key, should a server echo it. */
+function redirectTarget(response: HttpResponse, apiKey: string): string {
   const location = response.headers.location
   const text = Array.isArray(location) ? location[0] : location
   if (!text) return 'no location'
   try {
     const url = new URL(text, 'http://relative.invalid')
-    return url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
+    const target = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
+    return target.split(apiKey).join('***').split(encodeURIComponent(apiKey)).join('***')
   } catch {
     return 'an unreadable location'
   }

@@ -97,6 +97,8 @@ export async function startStandInService(options = {}) {
   const faults = [...(options.faults ?? [])].map((f) => ({ ...f, left: f.times ?? 1 }))
   /** @type {RecordedRequest[]} */
   const requests = []
+  /** @type {{method: string, fault: Fault}[]} Every fault answered, scripted or random, in order. */
+  const injected = []
   /** @type {Map<string, StandInJob>} */
   const jobs = new Map()
   /** @type {Set<import('node:net').Socket>} */
@@ -131,12 +133,15 @@ export async function startStandInService(options = {}) {
     const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === req.method))
     if (fault) {
       fault.left--
+      injected.push({ method: req.method, fault })
       return fault
     }
     const random = options.randomFaults
     if (random && random.random() < random.rate) {
       const pool = req.method === 'POST' ? RANDOM_CREATE_FAULTS : RANDOM_READ_FAULTS
-      return pool[Math.floor(random.random() * pool.length)]
+      const picked = pool[Math.floor(random.random() * pool.length)]
+      injected.push({ method: req.method, fault: picked })
+      return picked
     }
     return null
   }
@@ -249,6 +254,8 @@ export async function startStandInService(options = {}) {
     apiKey,
     /** Every request received, in order. */
     requests,
+    /** Every fault injected (scripted or random), with the method of the request it answered. */
+    injected,
     jobs,
     /** How many jobs were made. */
     get created() {

@@ -1,0 +1,133 @@
+// Cancelling a run, as the runner does it (SIGINT, then SIGTERM): the step ends promptly, and
+// since the service has no cancel operation, the log says which job keeps running and how to
+// follow it again.
+import { afterEach, describe, expect, it } from 'vitest'
+import { startAction, withoutMaskCommands, type ActionRun } from './support/run-action.js'
+import { startStandInService, type StandInService } from './support/stand-in-service.js'
+
+let service: StandInService
+afterEach(async () => service?.close())
+
+function inputs(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    projectId: 'docs',
+    prompt: 'Document the cancel behaviour',
+    apiKey: service.apiKey,
+    baseUrl: service.url,
+    pollInterval: '50ms',
+    timeout: '30s',
+    ...extra
+  }
+}
+
+/** Starts the action and resolves once `ready` says it is far enough along to be cancelled. */
+async function startUntil(ready: (stdout: string) => boolean, extra: Record<string, string> = {}) {
+  let stdout = ''
+  let markReady = (): void => {}
+  const isReady = new Promise<void>((resolve) => (markReady = resolve))
+  const action = startAction({
+    inputs: inputs(extra),
+    onStdout: (chunk) => {
+      stdout += chunk
+      if (ready(stdout)) markReady()
+    }
+  })
+  const poll = setInterval(() => ready(stdout) && markReady(), 5)
+  try {
+    await Promise.race([
+      isReady,
+      action.done.then((run) => {
+        throw new Error(`The action ended before it could be cancelled:\n${run.stdout}`)
+      })
+    ])
+  } finally {
+    clearInterval(poll)
+  }
+  return action
+}
+
+async function cancel(action: ReturnType<typeof startAction>, signal: NodeJS.Signals): Promise<{ run: ActionRun; ms: number }> {
+  const sentAt = Date.now()
+  action.child.kill(signal)
+  const run = await action.done
+  return { run, ms: Date.now() - sentAt }
+}
+
+function expectCleanOutput(run: ActionRun): void {
+  expect(run.stdout + run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  expect(withoutMaskCommands(run.all)).not.toContain(service.apiKey)
+}
+
+describe('a run cancelled while it follows the job', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s: ends within 2s, naming the job and how to follow it again', async (signal) => {
+    service = await startStandInService({ plan: { activeMs: 60_000 } })
+    const action = await startUntil((out) => / is active /.test(out))
+    const { run, ms } = await cancel(action, signal)
+
+    expect(ms).toBeLessThan(2000)
+    expect(run.code).not.toBe(0)
+    const [job] = service.jobs.keys()
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(run.stdout).toContain(
+      `::error::The run was cancelled. Job ${job} keeps running on the service, which has no cancel operation. ` +
+        `To follow it again, run this action with jobId: ${job}.`
+    )
+    expect(run.outputs.jobId).toBe(job)
+    expect(run.outputs.status).toBe('active')
+    expect(run.summary).toContain('run cancelled')
+    expectCleanOutput(run)
+  })
+
+  it('ends promptly when cancelled while a read hangs', async () => {
+    service = await startStandInService({ plan: { activeMs: 60_000 } })
+    service.addFault({ method: 'GET', hang: true, times: 1000 })
+    const action = await startUntil(() => service.requestsOf('GET').length > 0)
+    const { run, ms } = await cancel(action, 'SIGINT')
+
+    expect(ms).toBeLessThan(2000)
+    expect(run.code).not.toBe(0)
+    const [job] = service.jobs.keys()
+    expect(run.stdout).toContain(`::error::The run was cancelled. Job ${job} keeps running on the service`)
+    expect(run.outputs.jobId).toBe(job)
+    expectCleanOutput(run)
+  })
+})
+
+describe('a run cancelled while the job is being created', () => {
+  it('lets a create that answers within the grace finish, sends it once, and reports the job', async () => {
+    service = await startStandInService({ plan: { activeMs: 60_000 }, faults: [{ method: 'POST', delayMs: 400 }] })
+    const action = await startUntil(() => service.requestsOf('POST').length > 0)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const { run, ms } = await cancel(action, 'SIGINT')
+
+    expect(ms).toBeLessThan(2000)
+    expect(run.code).not.toBe(0)
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(service.requestsOf('GET')).toHaveLength(0)
+    const [job] = service.jobs.keys()
+    if (run.outputs.jobId) {
+      // The create answered within the grace: its job is the one named.
+      expect(run.outputs.jobId).toBe(job)
+      expect(run.stdout).toContain(`::error::The run was cancelled. Job ${job} keeps running on the service`)
+      expect(run.stdout).toContain(`run this action with jobId: ${job}.`)
+    } else {
+      expect(run.stdout).toContain('::error::The run was cancelled while the job was being created: it may or may not have been created.')
+    }
+    expectCleanOutput(run)
+  })
+
+  it('says the job may or may not exist when the create has not answered by the end of the grace', async () => {
+    service = await startStandInService({ faults: [{ method: 'POST', delayMs: 3000 }] })
+    const action = await startUntil(() => service.requestsOf('POST').length > 0)
+    const { run, ms } = await cancel(action, 'SIGINT')
+
+    expect(ms).toBeLessThan(2500)
+    expect(run.code).not.toBe(0)
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(run.stdout).toContain(
+      "::error::The run was cancelled while the job was being created: it may or may not have been created. Check the project's jobs before running again."
+    )
+    expect(run.outputs.jobId).toBeUndefined()
+    expectCleanOutput(run)
+  })
+})

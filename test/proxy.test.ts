@@ -1,0 +1,143 @@
+// The bundled action behind a forward proxy, as on a runner whose network only lets traffic out
+// through one: HTTP_PROXY / http_proxy are used, NO_PROXY is honoured, and a proxy that is down
+// or refuses is a clear sentence, not a stack trace or a "may or may not have been created".
+import http from 'node:http'
+import net from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startProxy, type Proxy } from './support/proxy.js'
+import { runAction, withoutMaskCommands, type ActionRun } from './support/run-action.js'
+import { startStandInService, type StandInService } from './support/stand-in-service.js'
+
+let service: StandInService
+let proxy: Proxy | undefined
+afterEach(async () => {
+  await proxy?.close()
+  proxy = undefined
+  await service?.close()
+})
+
+function inputs(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    projectId: 'docs',
+    prompt: 'Document the proxy settings',
+    apiKey: service.apiKey,
+    baseUrl: service.url,
+    pollInterval: '30ms',
+    timeout: '5s',
+    ...extra
+  }
+}
+
+function expectCleanOutput(run: ActionRun): void {
+  expect(run.stdout + run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  expect(withoutMaskCommands(run.all)).not.toContain(service.apiKey)
+}
+
+/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+describe('through a forward proxy', () => {
+  it.each(['HTTP_PROXY', 'http_proxy'])('reaches the service through the proxy named in %s', async (variable) => {
+    service = await startStandInService({ plan: { activeMs: 150 } })
+    proxy = await startProxy()
+    const run = await runAction({ inputs: inputs(), env: { [variable]: proxy.url } })
+
+    expect(run.code).toBe(0)
+    expect(run.outputs.status).toBe('completed')
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(service.requestsOf('GET').length).toBeGreaterThan(0)
+    // Everything went through the proxy, to the service's address and nowhere else.
+    expect(proxy.seen.length).toBeGreaterThan(0)
+    expect(new Set(proxy.seen.map((r) => r.target))).toEqual(new Set([`127.0.0.1:${service.port}`]))
+    // A tunnel's CONNECT is all a proxy reads in the clear: the key is not in it.
+    for (const r of proxy.seen.filter((r) => r.method === 'CONNECT')) {
+      expect(JSON.stringify(r.headers)).not.toContain(service.apiKey)
+    }
+    expectCleanOutput(run)
+  })
+
+  it('sends the credentials in the proxy URL to the proxy, and only to it', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    proxy = await startProxy()
+    const run = await runAction({ inputs: inputs(), env: { HTTP_PROXY: `http://runner:pr0xy-pass@127.0.0.1:${proxy.port}` } })
+
+    expect(run.code).toBe(0)
+    const basic = `Basic ${Buffer.from('runner:pr0xy-pass').toString('base64')}`
+    expect(proxy.seen.length).toBeGreaterThan(0)
+    expect(proxy.seen.every((r) => r.headers['proxy-authorization'] === basic)).toBe(true)
+    expect(service.requests.every((r) => r.headers['proxy-authorization'] === undefined)).toBe(true)
+    expectCleanOutput(run)
+  })
+
+  it('goes direct to a host listed in NO_PROXY', async () => {
+    service = await startStandInService({ plan: { activeMs: 150 } })
+    proxy = await startProxy()
+    const run = await runAction({ inputs: inputs(), env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } })
+
+    expect(run.code).toBe(0)
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(service.requestsOf('GET').length).toBeGreaterThan(0)
+    expect(proxy.seen).toEqual([])
+    expectCleanOutput(run)
+  })
+
+  it('says it could not reach the service when the proxy is down, and creates nothing', async () => {
+    service = await startStandInService()
+    const run = await runAction({
+      inputs: inputs({ timeout: '2s' }),
+      env: { HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` }
+    })
+
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(
+      /::error::Could not reach the service at http:\/\/127\.0\.0\.1:\d+: the connection was refused\. No job was created; check baseUrl, and the proxy settings/
+    )
+    expect(run.stdout).not.toMatch(/may or may not/)
+    expect(service.requests).toHaveLength(0)
+    expect(run.outputs.jobId).toBeUndefined()
+    expectCleanOutput(run)
+  })
+
+  it('says the proxy refused, not that a job may have been made, when it will not open the tunnel', async () => {
+    service = await startStandInService()
+    proxy = await startProxy({ refuseConnect: 407 })
+    const run = await runAction({ inputs: inputs({ timeout: '2s' }), env: { HTTP_PROXY: proxy.url } })
+
+    expect(run.code).toBe(1)
+    expect(proxy.seen.length).toBeGreaterThan(0)
+    expect(run.stdout).toMatch(
+      /::error::Could not reach the service at http:\/\/127\.0\.0\.1:\d+: the proxy refused to connect to it \(HTTP 407\)\. No job was created/
+    )
+    expect(run.stdout).not.toMatch(/may or may not|UND_ERR/)
+    expect(service.requests).toHaveLength(0)
+    expectCleanOutput(run)
+  })
+})
+
+describe('the test proxy itself', () => {
+  it('forwards an absolute-form request, as a client that does not tunnel sends it', async () => {
+    service = await startStandInService()
+    proxy = await startProxy()
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: proxy!.port, method: 'GET', path: `${service.url}/v2/agent/docs/job/job_0`, headers: { authorization: `Bearer ${service.apiKey}` } },
+        (res) => {
+          let text = ''
+          res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+        }
+      )
+      req.on('error', reject).end()
+    })
+
+    expect(status).toBe(404)
+    expect(JSON.parse(body)).toEqual({ error: 'Job not found' })
+    expect(proxy.seen).toEqual([expect.objectContaining({ method: 'GET', target: `127.0.0.1:${service.port}`, path: '/v2/agent/docs/job/job_0' })])
+    expect(service.requestsOf('GET', '/job/job_0')).toHaveLength(1)
+  })
+})
