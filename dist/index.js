@@ -4,7 +4,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ 770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-/* unused reexport */ __nccwpck_require__(218);
+module.exports = __nccwpck_require__(218);
 
 
 /***/ }),
@@ -12,7 +12,6 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /***/ 218:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var __webpack_unused_export__;
 
 
 var net = __nccwpck_require__(9278);
@@ -24,10 +23,10 @@ var assert = __nccwpck_require__(2613);
 var util = __nccwpck_require__(9023);
 
 
-__webpack_unused_export__ = httpOverHttp;
-__webpack_unused_export__ = httpsOverHttp;
-__webpack_unused_export__ = httpOverHttps;
-__webpack_unused_export__ = httpsOverHttps;
+exports.httpOverHttp = httpOverHttp;
+exports.httpsOverHttp = httpsOverHttp;
+exports.httpOverHttps = httpOverHttps;
+exports.httpsOverHttps = httpsOverHttps;
 
 
 function httpOverHttp(options) {
@@ -276,7 +275,7 @@ if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
 } else {
   debug = function() {};
 }
-__webpack_unused_export__ = debug; // for test
+exports.debug = debug; // for test
 
 
 /***/ }),
@@ -284,7 +283,6 @@ __webpack_unused_export__ = debug; // for test
 /***/ 6752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var __webpack_unused_export__;
 
 
 const Client = __nccwpck_require__(3701)
@@ -316,22 +314,22 @@ const RedirectHandler = __nccwpck_require__(8754)
 
 Object.assign(Dispatcher.prototype, api)
 
-__webpack_unused_export__ = Dispatcher
-__webpack_unused_export__ = Client
-__webpack_unused_export__ = Pool
-__webpack_unused_export__ = BalancedPool
-__webpack_unused_export__ = RoundRobinPool
-__webpack_unused_export__ = Agent
-__webpack_unused_export__ = ProxyAgent
-__webpack_unused_export__ = Socks5ProxyAgent
-module.exports.J2 = EnvHttpProxyAgent
-__webpack_unused_export__ = RetryAgent
-__webpack_unused_export__ = H2CClient
-__webpack_unused_export__ = RetryHandler
+module.exports.Dispatcher = Dispatcher
+module.exports.Client = Client
+module.exports.Pool = Pool
+module.exports.BalancedPool = BalancedPool
+module.exports.RoundRobinPool = RoundRobinPool
+module.exports.Agent = Agent
+module.exports.ProxyAgent = ProxyAgent
+module.exports.Socks5ProxyAgent = Socks5ProxyAgent
+module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent
+module.exports.RetryAgent = RetryAgent
+module.exports.H2CClient = H2CClient
+module.exports.RetryHandler = RetryHandler
 
-__webpack_unused_export__ = DecoratorHandler
-__webpack_unused_export__ = RedirectHandler
-__webpack_unused_export__ = {
+module.exports.DecoratorHandler = DecoratorHandler
+module.exports.RedirectHandler = RedirectHandler
+module.exports.interceptors = {
   redirect: __nccwpck_require__(1514),
   responseError: __nccwpck_require__(8918),
   retry: __nccwpck_require__(2026),
@@ -342,16 +340,16 @@ __webpack_unused_export__ = {
   deduplicate: __nccwpck_require__(7240)
 }
 
-__webpack_unused_export__ = {
+module.exports.cacheStores = {
   MemoryCacheStore: __nccwpck_require__(4889)
 }
 
 const SqliteCacheStore = __nccwpck_require__(1522)
-__webpack_unused_export__ = SqliteCacheStore
+module.exports.cacheStores.SqliteCacheStore = SqliteCacheStore
 
-__webpack_unused_export__ = buildConnector
-__webpack_unused_export__ = errors
-__webpack_unused_export__ = {
+module.exports.buildConnector = buildConnector
+module.exports.errors = errors
+module.exports.util = {
   parseHeaders: util.parseHeaders,
   headerNameToString: util.headerNameToString
 }
@@ -405,8 +403,8 @@ function makeDispatcher (fn) {
   }
 }
 
-__webpack_unused_export__ = setGlobalDispatcher
-__webpack_unused_export__ = getGlobalDispatcher
+module.exports.setGlobalDispatcher = setGlobalDispatcher
+module.exports.getGlobalDispatcher = getGlobalDispatcher
 
 const fetchImpl = (__nccwpck_require__(4398).fetch)
 
@@ -438,12 +436,12 @@ function appendFetchStackTrace (err, filename) {
   err.stack = stack ? `${stack}\n${captureLines}` : capture.stack
 }
 
-module.exports.hd = function fetch (init, options = undefined) {
+module.exports.fetch = function fetch (init, options = undefined) {
   return fetchImpl(init, options).catch(err => {
     if (currentFilename) {
       appendFetchStackTrace(err, currentFilename)
     } else if (err && typeof err === 'object') {
-      Error.captureStackTrace(err, module.exports.hd)
+      Error.captureStackTrace(err, module.exports.fetch)
     }
     throw err
   })
@@ -455,70 +453,70 @@ module.exports.FormData = __nccwpck_require__(5910).FormData
 
 const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
 
-__webpack_unused_export__ = setGlobalOrigin
-__webpack_unused_export__ = getGlobalOrigin
+module.exports.setGlobalOrigin = setGlobalOrigin
+module.exports.getGlobalOrigin = getGlobalOrigin
 
 const { CacheStorage } = __nccwpck_require__(3245)
 const { kConstruct } = __nccwpck_require__(6443)
 
-__webpack_unused_export__ = new CacheStorage(kConstruct)
+module.exports.caches = new CacheStorage(kConstruct)
 
 const { deleteCookie, getCookies, getSetCookies, setCookie, parseCookie } = __nccwpck_require__(9061)
 
-__webpack_unused_export__ = deleteCookie
-__webpack_unused_export__ = getCookies
-__webpack_unused_export__ = getSetCookies
-__webpack_unused_export__ = setCookie
-__webpack_unused_export__ = parseCookie
+module.exports.deleteCookie = deleteCookie
+module.exports.getCookies = getCookies
+module.exports.getSetCookies = getSetCookies
+module.exports.setCookie = setCookie
+module.exports.parseCookie = parseCookie
 
 const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
 
-__webpack_unused_export__ = parseMIMEType
-__webpack_unused_export__ = serializeAMimeType
+module.exports.parseMIMEType = parseMIMEType
+module.exports.serializeAMimeType = serializeAMimeType
 
 const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
 const { WebSocket, ping } = __nccwpck_require__(3726)
-module.exports.kb = WebSocket
-module.exports.rd = CloseEvent
-module.exports.NN = ErrorEvent
-module.exports.aM = MessageEvent
-__webpack_unused_export__ = ping
+module.exports.WebSocket = WebSocket
+module.exports.CloseEvent = CloseEvent
+module.exports.ErrorEvent = ErrorEvent
+module.exports.MessageEvent = MessageEvent
+module.exports.ping = ping
 
-/* unused reexport */ __nccwpck_require__(2873).WebSocketStream
-/* unused reexport */ __nccwpck_require__(6919).WebSocketError
+module.exports.WebSocketStream = __nccwpck_require__(2873).WebSocketStream
+module.exports.WebSocketError = __nccwpck_require__(6919).WebSocketError
 
-module.exports.Em = makeDispatcher(api.request)
-__webpack_unused_export__ = makeDispatcher(api.stream)
-__webpack_unused_export__ = makeDispatcher(api.pipeline)
-__webpack_unused_export__ = makeDispatcher(api.connect)
-__webpack_unused_export__ = makeDispatcher(api.upgrade)
+module.exports.request = makeDispatcher(api.request)
+module.exports.stream = makeDispatcher(api.stream)
+module.exports.pipeline = makeDispatcher(api.pipeline)
+module.exports.connect = makeDispatcher(api.connect)
+module.exports.upgrade = makeDispatcher(api.upgrade)
 
-__webpack_unused_export__ = MockClient
-__webpack_unused_export__ = MockCallHistory
-__webpack_unused_export__ = MockCallHistoryLog
-__webpack_unused_export__ = MockPool
-__webpack_unused_export__ = MockAgent
-__webpack_unused_export__ = SnapshotAgent
-__webpack_unused_export__ = mockErrors
+module.exports.MockClient = MockClient
+module.exports.MockCallHistory = MockCallHistory
+module.exports.MockCallHistoryLog = MockCallHistoryLog
+module.exports.MockPool = MockPool
+module.exports.MockAgent = MockAgent
+module.exports.SnapshotAgent = SnapshotAgent
+module.exports.mockErrors = mockErrors
 
 const { EventSource } = __nccwpck_require__(1238)
 
-module.exports.GD = EventSource
+module.exports.EventSource = EventSource
 
 function install () {
-  globalThis.fetch = module.exports.hd
+  globalThis.fetch = module.exports.fetch
   globalThis.Headers = module.exports.Headers
   globalThis.Response = module.exports.Response
   globalThis.Request = module.exports.Request
   globalThis.FormData = module.exports.FormData
-  globalThis.WebSocket = module.exports.kb
-  globalThis.CloseEvent = module.exports.rd
-  globalThis.ErrorEvent = module.exports.NN
-  globalThis.MessageEvent = module.exports.aM
-  globalThis.EventSource = module.exports.GD
+  globalThis.WebSocket = module.exports.WebSocket
+  globalThis.CloseEvent = module.exports.CloseEvent
+  globalThis.ErrorEvent = module.exports.ErrorEvent
+  globalThis.MessageEvent = module.exports.MessageEvent
+  globalThis.EventSource = module.exports.EventSource
 }
 
-__webpack_unused_export__ = install
+module.exports.install = install
 
 
 /***/ }),
@@ -39304,7 +39302,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2570);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1103);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -39313,7 +39311,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2570:
+/***/ 1103:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39322,8 +39320,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -39398,7 +39396,7 @@ function toCommandProperties(annotationProperties) {
  */
 function command_issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
 }
 function command_issue(name, message = '') {
     command_issueCommand(name, {}, message);
@@ -39454,8 +39452,8 @@ function escapeProperty(s) {
 //# sourceMappingURL=command.js.map
 ;// CONCATENATED MODULE: external "crypto"
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
@@ -39469,10 +39467,10 @@ function file_command_issueFileCommand(command, message) {
     if (!filePath) {
         throw new Error(`Unable to find environment variable for file command ${command}`);
     }
-    if (!external_fs_namespaceObject.existsSync(filePath)) {
+    if (!external_fs_.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
         encoding: 'utf8'
     });
 }
@@ -39488,7 +39486,7 @@ function file_command_prepareKeyValueMessage(key, value) {
     if (convertedValue.includes(delimiter)) {
         throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
     }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
 }
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
@@ -40451,7 +40449,7 @@ var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const { access, appendFile, writeFile } = external_fs_.promises;
 const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
 const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
 class Summary {
@@ -40474,7 +40472,7 @@ class Summary {
                 throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
             }
             try {
-                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
             }
             catch (_a) {
                 throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
@@ -40570,7 +40568,7 @@ class Summary {
      * @returns {Summary} summary instance
      */
     addEOL() {
-        return this.addRaw(external_os_namespaceObject.EOL);
+        return this.addRaw(external_os_.EOL);
     }
     /**
      * Adds an HTML codeblock to the summary buffer
@@ -40774,7 +40772,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -40801,7 +40799,7 @@ function readlink(fsPath) {
 }
 // See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
 const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
+const READONLY = external_fs_.constants.O_RDONLY;
 function exists(fsPath) {
     return io_util_awaiter(this, void 0, void 0, function* () {
         try {
@@ -41294,13 +41292,13 @@ class ToolRunner extends external_events_.EventEmitter {
     _processLineBuffer(data, strBuffer, onLine) {
         try {
             let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_namespaceObject.EOL);
+            let n = s.indexOf(external_os_.EOL);
             while (n > -1) {
                 const line = s.substring(0, n);
                 onLine(line);
                 // the rest of the string ...
-                s = s.substring(n + external_os_namespaceObject.EOL.length);
-                n = s.indexOf(external_os_namespaceObject.EOL);
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
             }
             return s;
         }
@@ -41591,7 +41589,7 @@ class ToolRunner extends external_events_.EventEmitter {
                 }
                 const optionsNonNull = this._cloneExecOptions(this.options);
                 if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
                 }
                 const state = new ExecState(optionsNonNull, this.toolPath);
                 state.on('debug', (message) => {
@@ -41930,8 +41928,8 @@ const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* ()
         version
     };
 });
-const platform = external_os_namespaceObject.platform();
-const arch = external_os_namespaceObject.arch();
+const platform = external_os_.platform();
+const arch = external_os_.arch();
 const isWindows = platform === 'win32';
 const isMacOS = platform === 'darwin';
 const isLinux = platform === 'linux';
@@ -42112,7 +42110,7 @@ function setOutput(name, value) {
     if (filePath) {
         return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
     }
-    process.stdout.write(external_os_namespaceObject.EOL);
+    process.stdout.write(external_os_.EOL);
     command_issueCommand('set-output', { name }, utils_toCommandValue(value));
 }
 /**
@@ -42180,7 +42178,7 @@ function notice(message, properties = {}) {
  * @param message info message
  */
 function info(message) {
-    process.stdout.write(message + external_os_namespaceObject.EOL);
+    process.stdout.write(message + external_os_.EOL);
 }
 /**
  * Begin an output group.
@@ -42322,6 +42320,8 @@ function watchForCancel(onForcedExit, graceMs = 1500) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/constants.ts
 // The names workflows depend on live here, once, so action.yml and the code cannot drift apart
 // silently (test/action-yml.test.ts checks that both list the same names).
@@ -42334,7 +42334,10 @@ const Input = {
     timeout: 'timeout',
     pollInterval: 'pollInterval',
     jobId: 'jobId',
-    requirePr: 'requirePr'
+    requirePr: 'requirePr',
+    trigger: 'trigger',
+    allowedAssociations: 'allowedAssociations',
+    githubToken: 'githubToken'
 };
 const Output = {
     jobId: 'jobId',
@@ -42345,6 +42348,142 @@ const Output = {
     sourceRef: 'sourceRef',
     createdAt: 'createdAt'
 };
+
+;// CONCATENATED MODULE: ./src/comment.ts
+
+
+
+
+const DEFAULT_TRIGGER = '/docs';
+const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR';
+// GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
+const ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN', 'NONE']);
+const MAX_TITLE = 200;
+/**
+ * Reads the event when the run is comment-triggered: an issue_comment event, and neither a prompt
+ * nor a jobId given (with either, the comment is not read and the run is an ordinary one).
+ * Returns null for any other run.
+ */
+function readCommentRequest(env = process.env) {
+    if (env.GITHUB_EVENT_NAME !== 'issue_comment' || getInput(Input.prompt) || getInput(Input.jobId))
+        return null;
+    const rules = {
+        trigger: readTrigger(getInput(Input.trigger) || DEFAULT_TRIGGER),
+        allowedAssociations: parseAssociations(getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
+        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+        repository: env.GITHUB_REPOSITORY || undefined
+    };
+    return decideComment(readPayload(env.GITHUB_EVENT_PATH), rules);
+}
+/**
+ * Decides whether an issue_comment payload starts a job. The order matters only for what the log
+ * says: an edit, then a bot, then a comment that is not an instruction, then an author who may not
+ * give one, then an instruction with nothing in it.
+ */
+function decideComment(payload, rules) {
+    const event = asObject(payload);
+    const comment = asObject(event.comment);
+    const issue = asObject(event.issue);
+    const user = asObject(comment.user);
+    if (typeof comment.id !== 'number' || typeof issue.number !== 'number') {
+        throw new ActionError('The issue_comment event has no comment or no issue in its payload (GITHUB_EVENT_PATH); there is nothing to read a prompt from.');
+    }
+    const author = comment_text(user.login) || 'someone';
+    const association = (comment_text(comment.author_association) || 'NONE').toUpperCase();
+    if (event.action !== 'created') {
+        return skip(`The comment was ${comment_text(event.action) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`);
+    }
+    if (user.type === 'Bot')
+        return skip(`The comment is by a bot (${author}): comments by bots never start a job.`);
+    const instruction = instructionAfter(comment_text(comment.body), rules.trigger);
+    if (instruction === null)
+        return skip(`The comment does not start with ${rules.trigger}: it starts nothing.`);
+    if (!rules.allowedAssociations.includes(association)) {
+        return skip(`The comment by ${author} starts with ${rules.trigger}, but their association with the repository is ${association}, ` +
+            `which is not in ${Input.allowedAssociations} (${rules.allowedAssociations.join(', ')}): no job was started.`);
+    }
+    if (instruction === '')
+        return skip(`The comment by ${author} has nothing after ${rules.trigger}: write the instruction after it, e.g. "${rules.trigger} explain the retry policy".`);
+    const repository = rules.repository || comment_text(asObject(event.repository).full_name);
+    if (!repository)
+        throw new ActionError('Neither GITHUB_REPOSITORY nor the event names the repository the comment is in.');
+    const isPull = issue.pull_request !== undefined && issue.pull_request !== null;
+    const triggering = {
+        id: comment.id,
+        author,
+        repository,
+        thread: {
+            kind: isPull ? 'pull request' : 'issue',
+            number: issue.number,
+            title: comment_text(issue.title),
+            url: `${rules.serverUrl}/${repository}/${isPull ? 'pull' : 'issues'}/${issue.number}`
+        }
+    };
+    return { start: true, prompt: promptWithContext(instruction, triggering), comment: triggering };
+}
+/**
+ * The text after the trigger, trimmed, or null when the comment does not start with it. Leading
+ * blanks are allowed and case is ignored, as a workflow's `startsWith()` ignores it; the trigger
+ * must stand alone (`/docsify` is not `/docs`).
+ */
+function instructionAfter(body, trigger) {
+    const start = body.trimStart();
+    if (start.slice(0, trigger.length).toLowerCase() !== trigger.toLowerCase())
+        return null;
+    const rest = start.slice(trigger.length);
+    if (rest !== '' && !/^\s/.test(rest))
+        return null;
+    return rest.replace(/\r\n?/g, '\n').trim();
+}
+/**
+ * The prompt the service gets: the instruction, then a line saying where it was asked, so that the
+ * agent knows what "this" refers to.
+ */
+function promptWithContext(instruction, comment) {
+    const { kind, number, title, url } = comment.thread;
+    const oneLineTitle = title.replace(/\s+/g, ' ').trim();
+    const shortTitle = oneLineTitle.length > MAX_TITLE ? `${oneLineTitle.slice(0, MAX_TITLE - 1)}…` : oneLineTitle;
+    return (`${instruction}\n\n` +
+        `Context: @${comment.author} asked this in a comment on ${kind} #${number}` +
+        `${shortTitle ? ` ${JSON.stringify(shortTitle)}` : ''} (${url}).`);
+}
+function parseAssociations(list) {
+    const values = list
+        .split(/[\s,]+/)
+        .map((value) => value.trim().toUpperCase())
+        .filter((value) => value !== '');
+    const unknown = values.filter((value) => !ASSOCIATIONS.has(value));
+    if (values.length === 0 || unknown.length > 0) {
+        throw new ActionError(`Input ${Input.allowedAssociations} is '${list}'${unknown.length ? `, and ${unknown.join(', ')} is not an author association` : ''}. ` +
+            `Give a comma-separated list of ${[...ASSOCIATIONS].join(', ')} (default ${DEFAULT_ASSOCIATIONS}).`);
+    }
+    return values;
+}
+function readTrigger(trigger) {
+    if (/\s/.test(trigger)) {
+        throw new ActionError(`Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`);
+    }
+    return trigger;
+}
+function readPayload(path) {
+    if (!path)
+        throw new ActionError('The run is an issue_comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.');
+    try {
+        return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+    }
+    catch (error) {
+        throw new ActionError(`The issue_comment event's payload (${path}) could not be read: ${error.message}.`);
+    }
+}
+function skip(reason) {
+    return { start: false, reason };
+}
+function asObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+}
+function comment_text(value) {
+    return typeof value === 'string' ? value : '';
+}
 
 ;// CONCATENATED MODULE: ./src/deadline.ts
 
@@ -42535,7 +42674,7 @@ class http_HttpClient {
     constructor(origin, limits = DEFAULT_LIMITS) {
         this.origin = origin;
         this.limits = limits;
-        this.dispatcher = new undici/* EnvHttpProxyAgent */.J2({
+        this.dispatcher = new undici.EnvHttpProxyAgent({
             connect: { timeout: limits.connectTimeoutMs },
             headersTimeout: limits.headersTimeoutMs,
             bodyTimeout: limits.bodyTimeoutMs
@@ -42549,7 +42688,7 @@ class http_HttpClient {
         const timeout = AbortSignal.timeout(this.limits.requestTimeoutMs);
         const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
         try {
-            const response = await (0,undici/* request */.Em)(url, {
+            const response = await (0,undici.request)(url, {
                 method,
                 headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...options.headers },
                 body: options.body,
@@ -42564,6 +42703,11 @@ class http_HttpClient {
                 throw options.signal.reason;
             if (timeout.aborted)
                 throw new NetworkError(describe('REQUEST_TIMEOUT'), 'REQUEST_TIMEOUT', false);
+            const proxyStatus = proxyRefusal(error);
+            if (proxyStatus) {
+                // The proxy would not open the tunnel: the request never left for the service.
+                throw new NetworkError(`the proxy refused to connect to it (HTTP ${proxyStatus})`, 'PROXY_REFUSED', true);
+            }
             const code = errorCode(error);
             throw new NetworkError(describe(code), code, NOT_SENT_CODES.has(code));
         }
@@ -42593,6 +42737,15 @@ function errorCode(error) {
             return code;
     }
     return 'UNKNOWN';
+}
+/** undici's ProxyAgent tells a proxy's refusal of CONNECT (403, 407, 502...) only in its message. */
+function proxyRefusal(error) {
+    for (let e = error, depth = 0; e && depth < 4; e = e.cause, depth++) {
+        const match = /^Proxy response \((\d{3})\) !== 200/.exec(String(e.message));
+        if (match)
+            return match[1];
+    }
+    return null;
 }
 function describe(code) {
     return CODE_WORDS[code] ?? `the request failed (${code})`;
@@ -42768,7 +42921,7 @@ class JobService {
     refusal(response, scope) {
         const { status } = response;
         if (status >= 300 && status < 400) {
-            return (`The service answered with a redirect (HTTP ${status} to ${redirectTarget(response)}), which is not followed: ` +
+            return (`The service answered with a redirect (HTTP ${status} to ${redirectTarget(response, this.options.apiKey)}), which is not followed: ` +
                 `the key is only sent to ${this.options.baseUrl}. Check baseUrl; the service may have moved.`);
         }
         if (status === 401) {
@@ -42810,14 +42963,16 @@ function excerpt(response, apiKey, maxLength = 200) {
         return 'no message';
     return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine;
 }
-function redirectTarget(response) {
+/** Where a redirect points, without its query, and never with the key, should a server echo it. */
+function redirectTarget(response, apiKey) {
     const location = response.headers.location;
     const text = Array.isArray(location) ? location[0] : location;
     if (!text)
         return 'no location';
     try {
         const url = new URL(text, 'http://relative.invalid');
-        return url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`;
+        const target = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`;
+        return target.split(apiKey).join('***').split(encodeURIComponent(apiKey)).join('***');
     }
     catch {
         return 'an unreadable location';
@@ -42871,7 +43026,9 @@ async function followJob(service, jobId, lastSeen, options) {
             if (error.kind === 'notAJob' && ++notAJob >= notAJobLimit) {
                 throw new ActionError(`${error.message} This went on for ${notAJob} reads in a row; giving up on job ${jobId}.`);
             }
-            waitMs = error.retryAfterMs ?? backoffMs(failures, backoffBaseMs, backoffCapMs, random);
+            // Retry-After is a floor, not the whole wait: a server that keeps answering `Retry-After: 0`
+            // must not be polled in a tight loop.
+            waitMs = Math.max(error.retryAfterMs ?? 0, backoffMs(failures, backoffBaseMs, backoffCapMs, random));
             options.onRetry?.(error.message, waitMs);
             continue;
         }
@@ -42902,11 +43059,12 @@ function maskApiKey() {
             core_setSecret(value);
     }
 }
-function readSettings() {
+/** `commentPrompt`: in a comment-triggered run, the prompt read from the comment (the prompt input is empty). */
+function readSettings(commentPrompt = '') {
     const projectId = required(Input.projectId, 'the documentation project, as the service names it');
     const apiKey = required(Input.apiKey, 'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}');
     const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."));
-    const prompt = getInput(Input.prompt);
+    const prompt = getInput(Input.prompt) || commentPrompt;
     const jobId = getInput(Input.jobId);
     if (!KEY_SHAPE.test(apiKey)) {
         throw new ActionError(`Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
@@ -43080,7 +43238,132 @@ function escapeHtml(text) {
     return text.replace(/[&<>"'|]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+;// CONCATENATED MODULE: ./src/thread.ts
+
+
+
+// A reply is a courtesy: it must never hold the step for long, whatever the API does.
+const CALL_TIMEOUT_MS = 10_000;
+/** Masks the token in everything the runner prints from now on; every run calls it, first thing. */
+function maskGithubToken() {
+    const token = getInput(Input.githubToken);
+    if (token)
+        core_setSecret(token);
+}
+/**
+ * Puts an 👀 reaction on the comment and a reply linking the workflow run, without waiting for
+ * either: the job is created meanwhile. The GitHub client is loaded here, and only here, so that
+ * runs that are not comment-triggered never load it. Every GitHub call that fails is a warning.
+ */
+function openThread(comment) {
+    const token = getInput(Input.githubToken);
+    if (!token) {
+        warning(`${Input.githubToken} is empty: no reaction or reply on the ${thread_describe(comment)}. The job runs all the same.`);
+        return { finish: async () => { } };
+    }
+    const [owner, repo] = comment.repository.split('/');
+    const issue = { owner, repo, issue_number: comment.thread.number };
+    const where = thread_describe(comment);
+    const call = (what, request) => attempt(what, request, token);
+    const opened = (async () => {
+        const github = await call('load the GitHub client', () => __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413)));
+        if (!github)
+            return null;
+        const octokit = github.getOctokit(token, { userAgent: USER_AGENT });
+        const runUrl = runLink(github.context.serverUrl, comment.repository, process.env.GITHUB_RUN_ID);
+        await call(`react to the comment on the ${where}`, (signal) => octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.id, content: 'eyes', request: { signal } }));
+        const reply = await call(`reply on the ${where}`, (signal) => octokit.rest.issues.createComment({ ...issue, body: startedReply(runUrl), request: { signal } }));
+        if (reply)
+            info(`Replied on the ${where}: ${reply.data.html_url}`);
+        return { octokit, runUrl, replyId: reply?.data.id };
+    })().catch((error) => {
+        warning(`Could not answer on the ${where}: ${describeError(error, token)} The job is not affected.`);
+        return null;
+    });
+    return {
+        finish: async (outcome) => {
+            const thread = await opened;
+            if (!thread)
+                return;
+            const body = outcomeReply(outcome, thread.runUrl);
+            const { octokit, replyId } = thread;
+            if (replyId !== undefined) {
+                await call(`update the reply on the ${where}`, (signal) => octokit.rest.issues.updateComment({ owner, repo, comment_id: replyId, body, request: { signal } }));
+            }
+            else {
+                await call(`reply on the ${where}`, (signal) => octokit.rest.issues.createComment({ ...issue, body, request: { signal } }));
+            }
+        }
+    };
+}
+function runLink(serverUrl, repository, runId) {
+    const base = `${serverUrl.replace(/\/+$/, '')}/${repository}/actions`;
+    return runId && /^\d+$/.test(runId) ? `${base}/runs/${runId}` : base;
+}
+/** The first reply, at once. It never starts with the trigger, so it cannot start a run itself. */
+function startedReply(runUrl) {
+    return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated when it ends.`;
+}
+/** The reply once the run ends: the pull request, no changes, failed, timed out... */
+function outcomeReply({ ending, job, jobId }, runUrl) {
+    const id = jobId ? `\`${jobId.replace(/[^\w.:-]/g, '')}\`` : '';
+    return `${outcomeSentence(ending, job, id)}\n\n[Workflow run](${runUrl})`;
+}
+function outcomeSentence(ending, job, id) {
+    const keepsRunning = 'keeps running on the service, which has no cancel operation; the workflow run says how to follow it again.';
+    switch (ending) {
+        case 'final':
+            if (job?.status === 'completed' && job.prLink)
+                return `✅ Job ${id} opened a pull request: ${job.prLink}`;
+            if (job?.status === 'completed') {
+                return `☑️ Job ${id} completed with no changes: no pull request was opened (the agent changed no files, or the project pushes straight to its deploy branch).`;
+            }
+            if (job?.status === 'archived')
+                return `🗄️ Job ${id} was archived; it may not have finished its work.`;
+            return `❌ Job ${id} failed: the agent hit an unrecoverable error.`;
+        case 'created':
+            return `🚀 Job ${id} was created; this run does not follow it (${Input.wait} is false).`;
+        case 'timeout':
+            return `⏱️ Timed out: job ${id} was still ${job?.status ?? 'running'} when the run's ${Input.timeout} ran out. It ${keepsRunning}`;
+        case 'cancelled':
+            return id ? `🛑 The workflow run was cancelled. Job ${id} ${keepsRunning}` : '🛑 The workflow run was cancelled before a job was started.';
+        default:
+            return id ? `❌ Following job ${id} failed; the workflow run's log says why.` : "❌ The run failed and no job was started; the workflow run's log says why.";
+    }
+}
+/** Makes one GitHub call, bounded in time; a failure is a warning and `undefined`, never an error. */
+async function attempt(what, request, token) {
+    try {
+        return await request(AbortSignal.timeout(CALL_TIMEOUT_MS));
+    }
+    catch (error) {
+        warning(`Could not ${what}: ${describeError(error, token)} The job is not affected.`);
+        return undefined;
+    }
+}
+/** A GitHub API error as a sentence, with the likely fix; never the token, should a server echo it. */
+function describeError(error, token) {
+    const message = (error instanceof Error ? error.message : String(error)).split(token).join('***').replace(/\s+/g, ' ').trim();
+    const { name, status, response } = error;
+    if (name !== 'HttpError' || typeof status !== 'number')
+        return `${message}.`;
+    // Octokit reports a request that got no answer as status 500 without a response.
+    if (!response)
+        return `no answer from GitHub (${message}).`;
+    const hint = status === 401
+        ? ` GitHub rejected ${Input.githubToken}: leave it at its default, \${{ github.token }}, or pass a token that is still valid.`
+        : status === 403 || status === 404
+            ? ` Check that ${Input.githubToken} may write to issues and pull requests: the workflow needs "issues: write" and "pull-requests: write" in its permissions block.`
+            : '';
+    return `HTTP ${status} (${message}).${hint}`;
+}
+function thread_describe(comment) {
+    return `${comment.thread.kind} #${comment.thread.number}`;
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
+
+
 
 
 
@@ -43094,12 +43377,22 @@ function escapeHtml(text) {
 async function run() {
     const startedAt = Date.now();
     maskApiKey();
+    maskGithubToken();
     const state = { phase: 'starting', settings: null, jobId: '', job: null };
     const cancel = watchForCancel(() => reportCancelled(state));
     let service;
+    let thread;
     let ending = 'error';
     try {
-        const settings = (state.settings = readSettings());
+        // A comment-triggered run takes its prompt from the comment, and answers on its thread.
+        const fromComment = readCommentRequest();
+        if (fromComment?.start === false) {
+            notice(fromComment.reason);
+            return;
+        }
+        if (fromComment)
+            thread = openThread(fromComment.comment);
+        const settings = (state.settings = readSettings(fromComment?.prompt));
         core_debug(`Settings: ${describeSettings(settings)}`);
         const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal);
         service = new JobService(settings);
@@ -43151,6 +43444,7 @@ async function run() {
         if (state.settings && (state.jobId || ending !== 'error')) {
             await writeSummary({ job: state.job, jobId: state.jobId, ending, prompt: state.settings.prompt, elapsedMs: Date.now() - startedAt });
         }
+        await thread?.finish({ ending, job: state.job, jobId: state.jobId });
         await service?.close();
     }
 }
@@ -43205,6 +43499,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
 
 /***/ }),
 
@@ -43397,6 +43698,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
 /***/ 4756:
 /***/ ((module) => {
 
@@ -43433,7 +43741,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	// Execute the module function
 /******/ 	var threw = true;
 /******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
 /******/ 		threw = false;
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
@@ -43445,6 +43753,9 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -43531,9 +43842,42 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /******/ /* webpack/runtime/node module decorator */
@@ -43543,6 +43887,69 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 		if (!module.children) module.children = [];
 /******/ 		return module;
 /******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/

@@ -10,7 +10,10 @@ export const Input = {
   timeout: 'timeout',
   pollInterval: 'pollInterval',
   jobId: 'jobId',
-  requirePr: 'requirePr'
+  requirePr: 'requirePr',
+  trigger: 'trigger',
+  allowedAssociations: 'allowedAssociations',
+  githubToken: 'githubToken'
 } as const
 
 export const Output = {

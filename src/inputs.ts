@@ -39,11 +39,12 @@ export function maskApiKey(): void {
   }
 }
 
-export function readSettings(): Settings {
+/** `commentPrompt`: in a comment-triggered run, the prompt read from the comment (the prompt input is empty). */
+export function readSettings(commentPrompt = ''): Settings {
   const projectId = required(Input.projectId, 'the documentation project, as the service names it')
   const apiKey = required(Input.apiKey, 'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}')
   const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
-  const prompt = core.getInput(Input.prompt)
+  const prompt = core.getInput(Input.prompt) || commentPrompt
   const jobId = core.getInput(Input.jobId)
 
   if (!KEY_SHAPE.test(apiKey)) {

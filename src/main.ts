@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import { watchForCancel } from './cancel.js'
+import { readCommentRequest } from './comment.js'
 import { Input, Output } from './constants.js'
 import { startDeadline } from './deadline.js'
 import { ActionError, CancelledError } from './errors.js'
@@ -8,6 +9,7 @@ import { describeSettings, maskApiKey, readSettings, type Settings } from './inp
 import { isFinal, type Job } from './job.js'
 import { concludeFinal, setJobOutputs, statusLogger, timeoutMessage, writeSummary, type Ending } from './report.js'
 import { JobService } from './service.js'
+import { maskGithubToken, openThread, type Thread } from './thread.js'
 
 /** What the run knows so far: enough to report it however it ends. */
 interface RunState {
@@ -20,12 +22,21 @@ interface RunState {
 export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskApiKey()
+  maskGithubToken()
   const state: RunState = { phase: 'starting', settings: null, jobId: '', job: null }
   const cancel = watchForCancel(() => reportCancelled(state))
   let service: JobService | undefined
+  let thread: Thread | undefined
   let ending: Ending = 'error'
   try {
-    const settings = (state.settings = readSettings())
+    // A comment-triggered run takes its prompt from the comment, and answers on its thread.
+    const fromComment = readCommentRequest()
+    if (fromComment?.start === false) {
+      core.notice(fromComment.reason)
+      return
+    }
+    if (fromComment) thread = openThread(fromComment.comment)
+    const settings = (state.settings = readSettings(fromComment?.prompt))
     core.debug(`Settings: ${describeSettings(settings)}`)
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     service = new JobService(settings)
@@ -73,6 +84,7 @@ export async function run(): Promise<void> {
     if (state.settings && (state.jobId || ending !== 'error')) {
       await writeSummary({ job: state.job, jobId: state.jobId, ending, prompt: state.settings.prompt, elapsedMs: Date.now() - startedAt })
     }
+    await thread?.finish({ ending, job: state.job, jobId: state.jobId })
     await service?.close()
   }
 }

@@ -1,0 +1,172 @@
+import * as core from '@actions/core'
+import { readFileSync } from 'node:fs'
+import { Input } from './constants.js'
+import { ActionError } from './errors.js'
+
+/** The comment that started a job, and the thread it was written on. */
+export interface TriggeringComment {
+  /** The comment's id, for the 👀 reaction. */
+  id: number
+  /** Who wrote it (login). */
+  author: string
+  /** `owner/name` of the repository the thread is in. */
+  repository: string
+  /** The issue or pull request the comment is on. */
+  thread: { kind: 'issue' | 'pull request'; number: number; title: string; url: string }
+}
+
+/** What a comment-triggered run does: start a job with `prompt`, or start nothing, for `reason`. */
+export type CommentRequest =
+  | { start: true; prompt: string; comment: TriggeringComment }
+  | { start: false; reason: string }
+
+export interface CommentRules {
+  /** The prefix that marks a comment as an instruction, e.g. `/docs`. */
+  trigger: string
+  /** The author_association values whose comments may start a job, upper-case. */
+  allowedAssociations: string[]
+  /** `GITHUB_SERVER_URL`, for the thread's link in the prompt. */
+  serverUrl: string
+  /** `GITHUB_REPOSITORY`, when the runner sets it (the payload's repository otherwise). */
+  repository?: string
+}
+
+export const DEFAULT_TRIGGER = '/docs'
+export const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR'
+// GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
+const ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN', 'NONE'])
+const MAX_TITLE = 200
+
+/**
+ * Reads the event when the run is comment-triggered: an issue_comment event, and neither a prompt
+ * nor a jobId given (with either, the comment is not read and the run is an ordinary one).
+ * Returns null for any other run.
+ */
+export function readCommentRequest(env: NodeJS.ProcessEnv = process.env): CommentRequest | null {
+  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId)) return null
+  const rules: CommentRules = {
+    trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
+    allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
+    serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+    repository: env.GITHUB_REPOSITORY || undefined
+  }
+  return decideComment(readPayload(env.GITHUB_EVENT_PATH), rules)
+}
+
+/**
+ * Decides whether an issue_comment payload starts a job. The order matters only for what the log
+ * says: an edit, then a bot, then a comment that is not an instruction, then an author who may not
+ * give one, then an instruction with nothing in it.
+ */
+export function decideComment(payload: unknown, rules: CommentRules): CommentRequest {
+  const event = asObject(payload)
+  const comment = asObject(event.comment)
+  const issue = asObject(event.issue)
+  const user = asObject(comment.user)
+  if (typeof comment.id !== 'number' || typeof issue.number !== 'number') {
+    throw new ActionError('The issue_comment event has no comment or no issue in its payload (GITHUB_EVENT_PATH); there is nothing to read a prompt from.')
+  }
+  const author = text(user.login) || 'someone'
+  const association = (text(comment.author_association) || 'NONE').toUpperCase()
+
+  if (event.action !== 'created') {
+    return skip(`The comment was ${text(event.action) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`)
+  }
+  if (user.type === 'Bot') return skip(`The comment is by a bot (${author}): comments by bots never start a job.`)
+  const instruction = instructionAfter(text(comment.body), rules.trigger)
+  if (instruction === null) return skip(`The comment does not start with ${rules.trigger}: it starts nothing.`)
+  if (!rules.allowedAssociations.includes(association)) {
+    return skip(
+      `The comment by ${author} starts with ${rules.trigger}, but their association with the repository is ${association}, ` +
+        `which is not in ${Input.allowedAssociations} (${rules.allowedAssociations.join(', ')}): no job was started.`
+    )
+  }
+  if (instruction === '') return skip(`The comment by ${author} has nothing after ${rules.trigger}: write the instruction after it, e.g. "${rules.trigger} explain the retry policy".`)
+
+  const repository = rules.repository || text(asObject(event.repository).full_name)
+  if (!repository) throw new ActionError('Neither GITHUB_REPOSITORY nor the event names the repository the comment is in.')
+  const isPull = issue.pull_request !== undefined && issue.pull_request !== null
+  const triggering: TriggeringComment = {
+    id: comment.id,
+    author,
+    repository,
+    thread: {
+      kind: isPull ? 'pull request' : 'issue',
+      number: issue.number,
+      title: text(issue.title),
+      url: `${rules.serverUrl}/${repository}/${isPull ? 'pull' : 'issues'}/${issue.number}`
+    }
+  }
+  return { start: true, prompt: promptWithContext(instruction, triggering), comment: triggering }
+}
+
+/**
+ * The text after the trigger, trimmed, or null when the comment does not start with it. Leading
+ * blanks are allowed and case is ignored, as a workflow's `startsWith()` ignores it; the trigger
+ * must stand alone (`/docsify` is not `/docs`).
+ */
+export function instructionAfter(body: string, trigger: string): string | null {
+  const start = body.trimStart()
+  if (start.slice(0, trigger.length).toLowerCase() !== trigger.toLowerCase()) return null
+  const rest = start.slice(trigger.length)
+  if (rest !== '' && !/^\s/.test(rest)) return null
+  return rest.replace(/\r\n?/g, '\n').trim()
+}
+
+/**
+ * The prompt the service gets: the instruction, then a line saying where it was asked, so that the
+ * agent knows what "this" refers to.
+ */
+export function promptWithContext(instruction: string, comment: TriggeringComment): string {
+  const { kind, number, title, url } = comment.thread
+  const oneLineTitle = title.replace(/\s+/g, ' ').trim()
+  const shortTitle = oneLineTitle.length > MAX_TITLE ? `${oneLineTitle.slice(0, MAX_TITLE - 1)}…` : oneLineTitle
+  return (
+    `${instruction}\n\n` +
+    `Context: @${comment.author} asked this in a comment on ${kind} #${number}` +
+    `${shortTitle ? ` ${JSON.stringify(shortTitle)}` : ''} (${url}).`
+  )
+}
+
+export function parseAssociations(list: string): string[] {
+  const values = list
+    .split(/[\s,]+/)
+    .map((value) => value.trim().toUpperCase())
+    .filter((value) => value !== '')
+  const unknown = values.filter((value) => !ASSOCIATIONS.has(value))
+  if (values.length === 0 || unknown.length > 0) {
+    throw new ActionError(
+      `Input ${Input.allowedAssociations} is '${list}'${unknown.length ? `, and ${unknown.join(', ')} is not an author association` : ''}. ` +
+        `Give a comma-separated list of ${[...ASSOCIATIONS].join(', ')} (default ${DEFAULT_ASSOCIATIONS}).`
+    )
+  }
+  return values
+}
+
+function readTrigger(trigger: string): string {
+  if (/\s/.test(trigger)) {
+    throw new ActionError(`Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`)
+  }
+  return trigger
+}
+
+function readPayload(path: string | undefined): unknown {
+  if (!path) throw new ActionError('The run is an issue_comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.')
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new ActionError(`The issue_comment event's payload (${path}) could not be read: ${(error as Error).message}.`)
+  }
+}
+
+function skip(reason: string): CommentRequest {
+  return { start: false, reason }
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}

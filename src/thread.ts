@@ -1,0 +1,151 @@
+import * as core from '@actions/core'
+import type { TriggeringComment } from './comment.js'
+import { Input } from './constants.js'
+import type { Job } from './job.js'
+import type { Ending } from './report.js'
+import { USER_AGENT } from './version.js'
+
+/** How the run ended, as the reply on the thread tells it. */
+export interface ThreadOutcome {
+  ending: Ending
+  /** The job as last seen, null if it was never read. */
+  job: Job | null
+  /** The job's id, empty when no job was created. */
+  jobId: string
+}
+
+/** The issue or pull request a comment-triggered run answers on. */
+export interface Thread {
+  /** Says how the run ended: updates the reply, or adds one if there is none. Never throws. */
+  finish(outcome: ThreadOutcome): Promise<void>
+}
+
+type GitHub = typeof import('@actions/github')
+type Octokit = ReturnType<GitHub['getOctokit']>
+
+// A reply is a courtesy: it must never hold the step for long, whatever the API does.
+const CALL_TIMEOUT_MS = 10_000
+
+/** Masks the token in everything the runner prints from now on; every run calls it, first thing. */
+export function maskGithubToken(): void {
+  const token = core.getInput(Input.githubToken)
+  if (token) core.setSecret(token)
+}
+
+/**
+ * Puts an 👀 reaction on the comment and a reply linking the workflow run, without waiting for
+ * either: the job is created meanwhile. The GitHub client is loaded here, and only here, so that
+ * runs that are not comment-triggered never load it. Every GitHub call that fails is a warning.
+ */
+export function openThread(comment: TriggeringComment): Thread {
+  const token = core.getInput(Input.githubToken)
+  if (!token) {
+    core.warning(`${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`)
+    return { finish: async () => {} }
+  }
+  const [owner, repo] = comment.repository.split('/')
+  const issue = { owner, repo, issue_number: comment.thread.number }
+  const where = describe(comment)
+
+  const call = <T>(what: string, request: (signal: AbortSignal) => Promise<T>) => attempt(what, request, token)
+  const opened = (async () => {
+    const github = await call('load the GitHub client', (): Promise<GitHub> => import('@actions/github'))
+    if (!github) return null
+    const octokit: Octokit = github.getOctokit(token, { userAgent: USER_AGENT })
+    const runUrl = runLink(github.context.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
+    await call(`react to the comment on the ${where}`, (signal) =>
+      octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.id, content: 'eyes', request: { signal } })
+    )
+    const reply = await call(`reply on the ${where}`, (signal) =>
+      octokit.rest.issues.createComment({ ...issue, body: startedReply(runUrl), request: { signal } })
+    )
+    if (reply) core.info(`Replied on the ${where}: ${reply.data.html_url}`)
+    return { octokit, runUrl, replyId: reply?.data.id }
+  })().catch((error: unknown) => {
+    core.warning(`Could not answer on the ${where}: ${describeError(error, token)} The job is not affected.`)
+    return null
+  })
+
+  return {
+    finish: async (outcome) => {
+      const thread = await opened
+      if (!thread) return
+      const body = outcomeReply(outcome, thread.runUrl)
+      const { octokit, replyId } = thread
+      if (replyId !== undefined) {
+        await call(`update the reply on the ${where}`, (signal) =>
+          octokit.rest.issues.updateComment({ owner, repo, comment_id: replyId, body, request: { signal } })
+        )
+      } else {
+        await call(`reply on the ${where}`, (signal) => octokit.rest.issues.createComment({ ...issue, body, request: { signal } }))
+      }
+    }
+  }
+}
+
+export function runLink(serverUrl: string, repository: string, runId: string | undefined): string {
+  const base = `${serverUrl.replace(/\/+$/, '')}/${repository}/actions`
+  return runId && /^\d+$/.test(runId) ? `${base}/runs/${runId}` : base
+}
+
+/** The first reply, at once. It never starts with the trigger, so it cannot start a run itself. */
+export function startedReply(runUrl: string): string {
+  return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated when it ends.`
+}
+
+/** The reply once the run ends: the pull request, no changes, failed, timed out... */
+export function outcomeReply({ ending, job, jobId }: ThreadOutcome, runUrl: string): string {
+  const id = jobId ? `\`${jobId.replace(/[^\w.:-]/g, '')}\`` : ''
+  return `${outcomeSentence(ending, job, id)}\n\n[Workflow run](${runUrl})`
+}
+
+function outcomeSentence(ending: Ending, job: Job | null, id: string): string {
+  const keepsRunning = 'keeps running on the service, which has no cancel operation; the workflow run says how to follow it again.'
+  switch (ending) {
+    case 'final':
+      if (job?.status === 'completed' && job.prLink) return `✅ Job ${id} opened a pull request: ${job.prLink}`
+      if (job?.status === 'completed') {
+        return `☑️ Job ${id} completed with no changes: no pull request was opened (the agent changed no files, or the project pushes straight to its deploy branch).`
+      }
+      if (job?.status === 'archived') return `🗄️ Job ${id} was archived; it may not have finished its work.`
+      return `❌ Job ${id} failed: the agent hit an unrecoverable error.`
+    case 'created':
+      return `🚀 Job ${id} was created; this run does not follow it (${Input.wait} is false).`
+    case 'timeout':
+      return `⏱️ Timed out: job ${id} was still ${job?.status ?? 'running'} when the run's ${Input.timeout} ran out. It ${keepsRunning}`
+    case 'cancelled':
+      return id ? `🛑 The workflow run was cancelled. Job ${id} ${keepsRunning}` : '🛑 The workflow run was cancelled before a job was started.'
+    default:
+      return id ? `❌ Following job ${id} failed; the workflow run's log says why.` : "❌ The run failed and no job was started; the workflow run's log says why."
+  }
+}
+
+/** Makes one GitHub call, bounded in time; a failure is a warning and `undefined`, never an error. */
+async function attempt<T>(what: string, request: (signal: AbortSignal) => Promise<T>, token: string): Promise<T | undefined> {
+  try {
+    return await request(AbortSignal.timeout(CALL_TIMEOUT_MS))
+  } catch (error) {
+    core.warning(`Could not ${what}: ${describeError(error, token)} The job is not affected.`)
+    return undefined
+  }
+}
+
+/** A GitHub API error as a sentence, with the likely fix; never the token, should a server echo it. */
+function describeError(error: unknown, token: string): string {
+  const message = (error instanceof Error ? error.message : String(error)).split(token).join('***').replace(/\s+/g, ' ').trim()
+  const { name, status, response } = error as { name?: unknown; status?: unknown; response?: unknown }
+  if (name !== 'HttpError' || typeof status !== 'number') return `${message}.`
+  // Octokit reports a request that got no answer as status 500 without a response.
+  if (!response) return `no answer from GitHub (${message}).`
+  const hint =
+    status === 401
+      ? ` GitHub rejected ${Input.githubToken}: leave it at its default, \${{ github.token }}, or pass a token that is still valid.`
+      : status === 403 || status === 404
+        ? ` Check that ${Input.githubToken} may write to issues and pull requests: the workflow needs "issues: write" and "pull-requests: write" in its permissions block.`
+        : ''
+  return `HTTP ${status} (${message}).${hint}`
+}
+
+function describe(comment: TriggeringComment): string {
+  return `${comment.thread.kind} #${comment.thread.number}`
+}

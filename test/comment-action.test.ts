@@ -1,0 +1,341 @@
+// Comment-triggered runs of the bundled action, as the runner starts them on an issue_comment
+// event: the event payload in GITHUB_EVENT_PATH, the stand-in service for the job, and a stand-in
+// GitHub API (GITHUB_API_URL) for the reaction and the replies on the thread.
+import http from 'node:http'
+import net from 'node:net'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { ACTION_ENTRY, runAction, startAction, withoutMaskCommands } from './support/run-action.js'
+import { issueCommentEvent, removeEventFiles, startStandInGitHub, writeEventFile, type CommentEventOptions, type StandInGitHub } from './support/stand-in-github.js'
+import { startStandInService, type StandInService } from './support/stand-in-service.js'
+
+const TOKEN = 'ghs_stand_in_token_0123456789'
+const SERVER = 'https://github.example'
+const REPO = 'octo-org/docs-site'
+const RUN_LINK = `${SERVER}/${REPO}/actions/runs/4711`
+
+let service: StandInService
+let github: StandInGitHub
+afterEach(async () => {
+  await service?.close()
+  await github?.close()
+})
+afterAll(removeEventFiles)
+
+interface CommentRun {
+  event: CommentEventOptions
+  inputs?: Record<string, string>
+  env?: Record<string, string>
+  entry?: string
+}
+
+function runOnComment(options: CommentRun) {
+  return runAction(commentRunOptions(options))
+}
+
+function commentRunOptions({ event, inputs = {}, env = {}, entry }: CommentRun) {
+  return {
+    entry,
+    inputs: {
+      projectId: 'docs',
+      apiKey: service.apiKey,
+      baseUrl: service.url,
+      pollInterval: '50ms',
+      timeout: '10s',
+      githubToken: TOKEN,
+      ...inputs
+    },
+    env: {
+      GITHUB_EVENT_NAME: 'issue_comment',
+      GITHUB_EVENT_PATH: writeEventFile(issueCommentEvent(event)),
+      GITHUB_API_URL: github.apiUrl,
+      GITHUB_SERVER_URL: SERVER,
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_RUN_ID: '4711',
+      ...env
+    }
+  }
+}
+
+function promptsSent(): string[] {
+  return service.requestsOf('POST').map((r) => JSON.parse(r.body).prompt)
+}
+
+describe('a trusted comment', () => {
+  it('sends the text after the trigger with the thread as context, reacts, replies, and updates the reply with the pull request', async () => {
+    service = await startStandInService({ plan: { activeMs: 200 } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs explain the retry policy in the FAQ', number: 12, title: 'Retries are not documented' } })
+
+    expect(run.code).toBe(0)
+    expect(promptsSent()).toEqual([
+      'explain the retry policy in the FAQ\n\n' +
+        `Context: @octo-maintainer asked this in a comment on issue #12 "Retries are not documented" (${SERVER}/${REPO}/issues/12).`
+    ])
+    expect(github.reactions).toEqual([{ commentId: 4242, content: 'eyes' }])
+    const [reply] = github.comments
+    expect(github.comments).toHaveLength(1)
+    expect(reply.issueNumber).toBe(12)
+    expect(reply.bodies[0]).toContain(`[Follow the workflow run](${RUN_LINK})`)
+    expect(reply.body).toBe(`✅ Job \`${run.outputs.jobId}\` opened a pull request: ${run.outputs.prLink}\n\n[Workflow run](${RUN_LINK})`)
+    expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /repos/${REPO}/issues/comments/4242/reactions`,
+      `POST /repos/${REPO}/issues/12/comments`,
+      `PATCH /repos/${REPO}/issues/comments/${reply.id}`
+    ])
+    expect(github.requests.every((r) => r.headers.authorization === `token ${TOKEN}`)).toBe(true)
+    expect(github.requests[0].headers['user-agent']).toMatch(/^docs-agent-job-action\/\d+\.\d+\.\d+ /)
+    // The summary shows what the agent was asked, context included.
+    expect(run.summary).toContain('explain the retry policy in the FAQ<br><br>Context: @octo-maintainer')
+  })
+
+  it('on a pull request, says so in the prompt and links the pull request', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs document the new flag from this change', onPullRequest: true, number: 31, title: 'Add --dry-run' } })
+
+    expect(run.code).toBe(0)
+    expect(promptsSent()).toEqual([
+      'document the new flag from this change\n\n' +
+        `Context: @octo-maintainer asked this in a comment on pull request #31 "Add --dry-run" (${SERVER}/${REPO}/pull/31).`
+    ])
+    expect(github.comments.map((c) => c.issueNumber)).toEqual([31])
+  })
+
+  it('works on GitHub Enterprise Server: API calls under GITHUB_API_URL, links on GITHUB_SERVER_URL', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ basePath: '/api/v3' })
+    const ghes = 'https://ghe.example.com'
+    const run = await runOnComment({ event: { body: '/docs explain it' }, env: { GITHUB_SERVER_URL: ghes } })
+
+    expect(run.code).toBe(0)
+    expect(github.requests).toHaveLength(3)
+    expect(github.reactions).toHaveLength(1)
+    expect(promptsSent()[0]).toContain(`(${ghes}/${REPO}/issues/12).`)
+    expect(github.comments[0].body).toContain(`[Workflow run](${ghes}/${REPO}/actions/runs/4711)`)
+  })
+
+  it('accepts a custom trigger and associations', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({
+      event: { body: '/explain the cache settings', association: 'CONTRIBUTOR' },
+      inputs: { trigger: '/explain', allowedAssociations: 'MEMBER, CONTRIBUTOR' }
+    })
+
+    expect(run.code).toBe(0)
+    expect(promptsSent()[0]).toMatch(/^the cache settings\n\nContext:/)
+  })
+
+  it('never prints the GitHub token', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ failAll: { status: 401, message: `Bad credentials ${TOKEN}` } })
+    const run = await runOnComment({ event: { body: '/docs explain it' }, env: { RUNNER_DEBUG: '1' } })
+
+    expect(run.stdout).toContain(`::add-mask::${TOKEN}`)
+    expect(withoutMaskCommands(run.all)).not.toContain(TOKEN)
+  })
+})
+
+describe('the reply says how the job ended', () => {
+  it('no changes: a completed job without a pull request', async () => {
+    service = await startStandInService({ plan: { activeMs: 100, prLink: null } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs check the FAQ' } })
+
+    expect(run.code).toBe(0)
+    expect(github.comments[0].body).toMatch(/^☑️ Job `job_1_\w+` completed with no changes/)
+  })
+
+  it('failed: the job failed, and so does the step', async () => {
+    service = await startStandInService({ plan: { activeMs: 100, final: 'failed' } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs check the FAQ' } })
+
+    expect(run.code).toBe(1)
+    expect(github.comments[0].body).toMatch(/^❌ Job `job_1_\w+` failed/)
+  })
+
+  it('timed out: the job keeps running, and the step fails', async () => {
+    service = await startStandInService({ plan: { activeMs: 60_000 } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs check the FAQ' }, inputs: { timeout: '500ms', pollInterval: '100ms' } })
+
+    expect(run.code).toBe(1)
+    expect(github.comments[0].body).toMatch(/^⏱️ Timed out: job `job_1_\w+` was still active when the run's timeout ran out. It keeps running on the service/)
+  })
+
+  it('cancelled: the reply names the job that keeps running', async () => {
+    service = await startStandInService({ plan: { activeMs: 60_000 } })
+    github = await startStandInGitHub()
+    let stdout = ''
+    const action = startAction({ ...commentRunOptions({ event: { body: '/docs check the FAQ' } }), onStdout: (chunk) => (stdout += chunk) })
+    // Cancelled once the job exists and the first reply is on the thread.
+    for (let waited = 0; !(stdout.includes('Replied on the issue #12') && stdout.includes('Created job')); waited += 20) {
+      if (waited > 5000) throw new Error(`The run never got going:\n${stdout}`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    action.child.kill('SIGINT')
+    const run = await action.done
+
+    expect(run.code).toBe(1)
+    expect(github.comments[0].body).toMatch(/^🛑 The workflow run was cancelled\. Job `job_1_\w+` keeps running on the service/)
+  })
+
+  it('failed before a job: an input error is told on the thread too', async () => {
+    service = await startStandInService()
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs check the FAQ' }, inputs: { projectId: '' } })
+
+    expect(run.code).toBe(1)
+    expect(service.requests).toHaveLength(0)
+    expect(github.comments[0].body).toMatch(/^❌ The run failed and no job was started/)
+  })
+})
+
+describe('comments that start nothing', () => {
+  const cases: [string, CommentEventOptions, RegExp][] = [
+    ['an untrusted author', { body: '/docs rewrite everything', association: 'NONE', login: 'drive-by' }, /::notice::The comment by drive-by starts with \/docs, but their association with the repository is NONE, which is not in allowedAssociations/],
+    ['a first-time contributor', { body: '/docs x', association: 'FIRST_TIME_CONTRIBUTOR' }, /association with the repository is FIRST_TIME_CONTRIBUTOR, which is not in/],
+    ['a bot, even with an allowed association', { body: '/docs x', userType: 'Bot', login: 'github-actions[bot]', association: 'OWNER' }, /::notice::The comment is by a bot \(github-actions\[bot\]\)/],
+    ['a comment without the trigger', { body: 'Thanks, this looks good' }, /::notice::The comment does not start with \/docs: it starts nothing\./],
+    ['an edited comment', { body: '/docs explain it', action: 'edited' }, /::notice::The comment was edited, not created: only a new comment starts a job/],
+    ['a trigger with nothing after it', { body: '/docs   ' }, /::notice::The comment by octo-maintainer has nothing after \/docs/]
+  ]
+  it.each(cases)('%s: the step succeeds with a notice; no job, no reaction, no reply', async (_name, event, notice) => {
+    service = await startStandInService()
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event })
+
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(notice)
+    expect(service.requests).toHaveLength(0)
+    expect(github.requests).toHaveLength(0)
+    expect(run.outputs).toEqual({})
+  })
+
+  it('an allowedAssociations that is not a list of associations fails the step', async () => {
+    service = await startStandInService()
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs x' }, inputs: { allowedAssociations: 'OWNER,MAINTAINERS' } })
+
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/::error::Input allowedAssociations is 'OWNER,MAINTAINERS', and MAINTAINERS is not an author association/)
+    expect(service.requests).toHaveLength(0)
+  })
+})
+
+describe('GitHub trouble never changes the outcome', () => {
+  it('a token that may not write: warnings, and the job is followed to its pull request all the same', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ failAll: { status: 403, message: 'Resource not accessible by integration' } })
+    const run = await runOnComment({ event: { body: '/docs explain it' } })
+
+    expect(run.code).toBe(0)
+    expect(run.outputs.status).toBe('completed')
+    expect(run.outputs.prLink).toMatch(/^https:/)
+    expect(run.stdout).toMatch(/::warning::Could not react to the comment on the issue #12: HTTP 403 \(Resource not accessible by integration.*"issues: write" and "pull-requests: write"/)
+    // No reply was made, so the outcome is tried as a new reply.
+    expect(github.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST'])
+    expect(github.requests[2].body.body).toMatch(/^✅ Job/)
+    expect(run.stdout).not.toContain('::error::')
+  })
+
+  it('an API that is not there: warnings, and the job is followed all the same', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    const apiUrl = github.apiUrl
+    await github.close()
+    const run = await runOnComment({ event: { body: '/docs explain it' }, env: { GITHUB_API_URL: apiUrl } })
+
+    expect(run.code).toBe(0)
+    expect(run.outputs.status).toBe('completed')
+    expect(run.stdout).toMatch(/::warning::Could not reply on the issue #12: no answer from GitHub \(.+\)\. The job is not affected\./)
+  })
+
+  it('an empty githubToken: one warning, no GitHub call, and the job runs', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs explain it' }, inputs: { githubToken: '' } })
+
+    expect(run.code).toBe(0)
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(github.requests).toHaveLength(0)
+    expect(run.stdout).toContain('::warning::githubToken is empty: no reaction or reply on the issue #12. The job runs all the same.')
+  })
+})
+
+describe('the GitHub client', () => {
+  it('goes through the proxy the runner names, like every other request', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    // A proxy that tunnels every CONNECT to the stand-in, whatever host it names: the API's host
+    // is not a loopback name, so the client does not bypass the proxy for it.
+    const tunnels: string[] = []
+    const proxy = http.createServer((_req, res) => res.writeHead(502).end())
+    proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '')
+      const upstream = net.connect(github.port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(client).on('error', () => {})
+        client.pipe(upstream).on('error', () => {})
+      })
+      upstream.on('error', () => client.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`
+      const run = await runOnComment({
+        event: { body: '/docs explain it' },
+        env: { GITHUB_API_URL: `http://api.github.test:${github.port}`, http_proxy: proxyUrl, NO_PROXY: '127.0.0.1' }
+      })
+
+      expect(run.code).toBe(0)
+      expect(github.requests).toHaveLength(3)
+      expect(tunnels.length).toBeGreaterThan(0)
+      expect(tunnels.every((target) => target === `api.github.test:${github.port}`)).toBe(true)
+    } finally {
+      proxy.closeAllConnections()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
+  })
+
+  it('is loaded only in comment-triggered runs: without its chunk, other runs work and a comment run warns', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    // dist/index.js alone, without the chunk that holds @actions/github.
+    const dir = mkdtempSync(join(tmpdir(), 'docs-agent-entry-'))
+    try {
+      const entry = join(dir, 'index.js')
+      copyFileSync(ACTION_ENTRY, entry)
+      copyFileSync(join(dirname(ACTION_ENTRY), 'package.json'), join(dir, 'package.json'))
+
+      const ordinary = await runOnComment({ event: { body: 'n/a' }, entry, env: { GITHUB_EVENT_NAME: 'push' }, inputs: { prompt: 'Document the flag' } })
+      expect(ordinary.code).toBe(0)
+      expect(ordinary.stdout).not.toContain('::warning::')
+
+      const fromComment = await runOnComment({ event: { body: '/docs explain it' }, entry })
+      expect(fromComment.code).toBe(0)
+      expect(fromComment.outputs.status).toBe('completed')
+      expect(fromComment.stdout).toMatch(/::warning::Could not load the GitHub client: Cannot find module .+\. The job is not affected\./)
+      expect(github.requests).toHaveLength(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('an issue_comment run with a prompt input', () => {
+  it('is an ordinary run: the prompt is sent as given, and the thread is left alone', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs something else', association: 'NONE' }, inputs: { prompt: 'Refresh the API reference' } })
+
+    expect(run.code).toBe(0)
+    expect(promptsSent()).toEqual(['Refresh the API reference'])
+    expect(github.requests).toHaveLength(0)
+  })
+})

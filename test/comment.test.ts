@@ -1,0 +1,211 @@
+// Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { decideComment, instructionAfter, parseAssociations, promptWithContext, readCommentRequest, type CommentRules } from '../src/comment.js'
+import { issueCommentEvent, removeEventFiles, writeEventFile } from './support/stand-in-github.js'
+
+afterAll(removeEventFiles)
+
+const rules: CommentRules = {
+  trigger: '/docs',
+  allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
+  serverUrl: 'https://github.example',
+  repository: 'octo-org/docs-site'
+}
+
+describe('instructionAfter', () => {
+  it.each([
+    ['/docs explain the retry policy', 'explain the retry policy'],
+    ['  /docs   explain it  ', 'explain it'],
+    ['/DOCS explain it', 'explain it'],
+    ['/docs\r\nfirst line\r\nsecond line', 'first line\nsecond line'],
+    ['/docs', ''],
+    ['/docs   ', '']
+  ])('%j gives %j', (body, expected) => {
+    expect(instructionAfter(body, '/docs')).toBe(expected)
+  })
+
+  it.each(['please /docs explain it', '/docsify the readme', '/doc explain it', '', 'docs explain it'])('%j is not an instruction', (body) => {
+    expect(instructionAfter(body, '/docs')).toBeNull()
+  })
+})
+
+describe('decideComment', () => {
+  it('starts a job for an owner, with the thread as context', () => {
+    const decision = decideComment(issueCommentEvent({ body: '/docs explain the retry policy in the FAQ', number: 7, title: 'Retries?' }), rules)
+
+    expect(decision).toEqual({
+      start: true,
+      prompt:
+        'explain the retry policy in the FAQ\n\n' +
+        'Context: @octo-maintainer asked this in a comment on issue #7 "Retries?" (https://github.example/octo-org/docs-site/issues/7).',
+      comment: {
+        id: 4242,
+        author: 'octo-maintainer',
+        repository: 'octo-org/docs-site',
+        thread: { kind: 'issue', number: 7, title: 'Retries?', url: 'https://github.example/octo-org/docs-site/issues/7' }
+      }
+    })
+  })
+
+  it('knows a pull request thread from an issue', () => {
+    const decision = decideComment(issueCommentEvent({ body: '/docs document this change', onPullRequest: true, number: 31 }), rules)
+
+    expect(decision.start && decision.comment.thread).toMatchObject({ kind: 'pull request', url: 'https://github.example/octo-org/docs-site/pull/31' })
+    expect(decision.start && decision.prompt).toContain('in a comment on pull request #31')
+  })
+
+  it.each(['OWNER', 'MEMBER', 'COLLABORATOR'])('starts a job for %s by default', (association) => {
+    expect(decideComment(issueCommentEvent({ body: '/docs x', association }), rules).start).toBe(true)
+  })
+
+  it.each(['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'NONE', 'MANNEQUIN'])('refuses %s by default, naming the association', (association) => {
+    const decision = decideComment(issueCommentEvent({ body: '/docs x', association, login: 'stranger' }), rules)
+
+    expect(decision).toEqual({
+      start: false,
+      reason: expect.stringContaining(`The comment by stranger starts with /docs, but their association with the repository is ${association}`)
+    })
+  })
+
+  it('lets in an association the rules add', () => {
+    const decision = decideComment(issueCommentEvent({ body: '/docs x', association: 'CONTRIBUTOR' }), { ...rules, allowedAssociations: ['CONTRIBUTOR'] })
+    expect(decision.start).toBe(true)
+  })
+
+  it('treats a payload without an association as NONE', () => {
+    const event = issueCommentEvent({ body: '/docs x' }) as { comment: Record<string, unknown> }
+    delete event.comment.author_association
+    expect(decideComment(event, rules)).toMatchObject({ start: false, reason: expect.stringContaining('is NONE') })
+  })
+
+  it('never starts a job for a bot, even an allowed one', () => {
+    const decision = decideComment(issueCommentEvent({ body: '/docs x', userType: 'Bot', login: 'github-actions[bot]', association: 'OWNER' }), rules)
+    expect(decision).toEqual({ start: false, reason: expect.stringContaining('by a bot (github-actions[bot])') })
+  })
+
+  it.each(['edited', 'deleted'])('an %s comment starts nothing', (action) => {
+    const decision = decideComment(issueCommentEvent({ body: '/docs x', action }), rules)
+    expect(decision).toEqual({ start: false, reason: expect.stringContaining(`The comment was ${action}, not created`) })
+  })
+
+  it('a comment without the trigger starts nothing', () => {
+    expect(decideComment(issueCommentEvent({ body: 'Thanks, looks good!' }), rules)).toEqual({
+      start: false,
+      reason: 'The comment does not start with /docs: it starts nothing.'
+    })
+  })
+
+  it('a trigger with nothing after it starts nothing, and says how to use it', () => {
+    expect(decideComment(issueCommentEvent({ body: '/docs' }), rules)).toMatchObject({
+      start: false,
+      reason: expect.stringContaining('has nothing after /docs')
+    })
+  })
+
+  it('refuses a stranger before looking at their instruction, and a bot before anything else', () => {
+    expect(decideComment(issueCommentEvent({ body: '/docs', association: 'NONE' }), rules)).toMatchObject({ reason: expect.stringContaining('is NONE') })
+    expect(decideComment(issueCommentEvent({ body: 'hi', userType: 'Bot' }), rules)).toMatchObject({ reason: expect.stringContaining('by a bot') })
+  })
+
+  it('takes the repository from the payload when GITHUB_REPOSITORY is not set', () => {
+    const decision = decideComment(issueCommentEvent({ body: '/docs x', repository: 'other/repo' }), { ...rules, repository: undefined })
+    expect(decision.start && decision.comment.thread.url).toBe('https://github.example/other/repo/issues/12')
+  })
+
+  it('says so when the payload has no comment', () => {
+    expect(() => decideComment({ action: 'created' }, rules)).toThrow(/has no comment or no issue in its payload/)
+  })
+})
+
+describe('promptWithContext', () => {
+  const comment = {
+    id: 1,
+    author: 'alice',
+    repository: 'o/r',
+    thread: { kind: 'pull request' as const, number: 12, title: 'Add "retry" flag\nsecond line', url: 'https://github.com/o/r/pull/12' }
+  }
+
+  it('puts the title on one line, quoted', () => {
+    expect(promptWithContext('explain it', comment)).toBe(
+      'explain it\n\nContext: @alice asked this in a comment on pull request #12 "Add \\"retry\\" flag second line" (https://github.com/o/r/pull/12).'
+    )
+  })
+
+  it('cuts a very long title', () => {
+    const prompt = promptWithContext('x', { ...comment, thread: { ...comment.thread, title: 'a'.repeat(500) } })
+    expect(prompt).toContain(`"${'a'.repeat(199)}…"`)
+  })
+
+  it('leaves out a missing title', () => {
+    expect(promptWithContext('x', { ...comment, thread: { ...comment.thread, title: '' } })).toBe(
+      'x\n\nContext: @alice asked this in a comment on pull request #12 (https://github.com/o/r/pull/12).'
+    )
+  })
+})
+
+describe('parseAssociations', () => {
+  it('reads a comma- or space-separated list in any case', () => {
+    expect(parseAssociations('owner, Member,COLLABORATOR  contributor')).toEqual(['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR'])
+  })
+
+  it.each([
+    ['OWNER,MAINTAINER', /MAINTAINER is not an author association/],
+    ['', /Input allowedAssociations is ''/],
+    [' , ', /Give a comma-separated list of OWNER, MEMBER/]
+  ])('rejects %j', (list, message) => {
+    expect(() => parseAssociations(list)).toThrow(message)
+  })
+})
+
+describe('readCommentRequest', () => {
+  const saved = { ...process.env }
+  afterEach(() => {
+    process.env = { ...saved }
+  })
+
+  function env(extra: Record<string, string>): NodeJS.ProcessEnv {
+    return {
+      GITHUB_EVENT_NAME: 'issue_comment',
+      GITHUB_EVENT_PATH: writeEventFile(issueCommentEvent({ body: '/docs explain it' })),
+      GITHUB_SERVER_URL: 'https://ghe.example.com/',
+      GITHUB_REPOSITORY: 'octo-org/docs-site',
+      ...extra
+    }
+  }
+
+  it('is null for an event that is not issue_comment', () => {
+    expect(readCommentRequest(env({ GITHUB_EVENT_NAME: 'push' }))).toBeNull()
+  })
+
+  it('is null when a prompt or a jobId is given: the run is an ordinary one', () => {
+    process.env.INPUT_PROMPT = 'Document the flag'
+    expect(readCommentRequest(env({}))).toBeNull()
+    delete process.env.INPUT_PROMPT
+    process.env.INPUT_JOBID = 'job_1'
+    expect(readCommentRequest(env({}))).toBeNull()
+  })
+
+  it('reads the comment, using GITHUB_SERVER_URL for the link', () => {
+    expect(readCommentRequest(env({}))).toMatchObject({
+      start: true,
+      prompt: expect.stringContaining('(https://ghe.example.com/octo-org/docs-site/issues/12).')
+    })
+  })
+
+  it('uses the trigger and allowedAssociations inputs', () => {
+    process.env.INPUT_TRIGGER = '/explain'
+    process.env.INPUT_ALLOWEDASSOCIATIONS = 'CONTRIBUTOR'
+    const path = writeEventFile(issueCommentEvent({ body: '/explain the cache', association: 'CONTRIBUTOR' }))
+    expect(readCommentRequest(env({ GITHUB_EVENT_PATH: path }))).toMatchObject({ start: true, prompt: expect.stringMatching(/^the cache\n/) })
+  })
+
+  it('rejects a trigger with a blank in it', () => {
+    process.env.INPUT_TRIGGER = '/docs please'
+    expect(() => readCommentRequest(env({}))).toThrow(/Input trigger is '\/docs please', which has a blank in it/)
+  })
+
+  it('says so when the payload cannot be read', () => {
+    expect(() => readCommentRequest(env({ GITHUB_EVENT_PATH: '/nonexistent/event.json' }))).toThrow(/payload \(\/nonexistent\/event.json\) could not be read/)
+    expect(() => readCommentRequest(env({ GITHUB_EVENT_PATH: '' }))).toThrow(/GITHUB_EVENT_PATH is not set/)
+  })
+})

@@ -1,0 +1,36 @@
+// The example workflows are documentation: the README shows each one as it is in the repository,
+// and each passes the key only from a secret. (`npm run lint:workflows` checks them with actionlint.)
+import { readdirSync, readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+const dir = new URL('../examples/workflows/', import.meta.url)
+const files = readdirSync(dir).filter((name) => name.endsWith('.yml'))
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+
+describe('examples/workflows', () => {
+  it('has one workflow for each way people use the action', () => {
+    expect(files.sort()).toEqual(['comment.yml', 'dispatch.yml', 'on-push.yml', 'weekly-audit.yml'])
+  })
+
+  it.each(files)('%s is shown in the README exactly as it is', (name) => {
+    const text = readFileSync(new URL(name, dir), 'utf8').trimEnd()
+    expect(readme).toContain(`<code>examples/workflows/${name}</code>`)
+    expect(readme).toContain('```yaml\n' + text + '\n```')
+  })
+
+  it.each(files)('%s takes the key from secrets.DOCS_AGENT_API_KEY', (name) => {
+    const text = readFileSync(new URL(name, dir), 'utf8')
+    expect(text).toContain('apiKey: ${{ secrets.DOCS_AGENT_API_KEY }}')
+    expect(text).toContain('baseUrl: ${{ vars.DOCS_AGENT_BASE_URL }}')
+    expect(text).not.toMatch(/svc_/)
+  })
+
+  it('the comment workflow grants the thread permissions and filters on the trigger', () => {
+    const text = readFileSync(new URL('comment.yml', dir), 'utf8')
+    expect(text).toMatch(/permissions:\n {2}contents: read\n {2}issues: write\n {2}pull-requests: write\n/)
+    expect(text).toContain("if: startsWith(github.event.comment.body, '/docs')")
+    // The comment must reach the action only through the event payload, never through an expression.
+    expect(text).not.toContain('github.event.comment.body }}')
+    expect(text).not.toMatch(/^\s+prompt:/m)
+  })
+})
