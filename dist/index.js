@@ -42289,6 +42289,13 @@ class DeadlineError extends Error {
         super('The timeout ran out.');
     }
 }
+/** A sentence for the log, never a stack trace; an error that is not ours is reported as a bug. */
+function failureMessage(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    const message = error instanceof Error ? error.message : String(error);
+    return `The action failed unexpectedly: ${message}. Please report this, with the step's log, as an issue on the action's repository.`;
+}
 
 ;// CONCATENATED MODULE: ./src/cancel.ts
 
@@ -43150,13 +43157,15 @@ function setJobOutputs(job) {
     setOutput(Output.createdAt, job.createdAt ?? '');
 }
 /**
- * Returns a function to call with every record read: it logs each change of status once, not
- * every poll, and warns once about a status this action does not know (it keeps following).
+ * Returns a function to call with every record read: it hands the record to `onEach`, logs each
+ * change of status once, not every poll, and warns once about a status this action does not
+ * know (it keeps following).
  */
-function statusLogger(startedAt, now = Date.now) {
+function statusLogger(startedAt, onEach = () => { }, now = Date.now) {
     let last = null;
     const unknownWarned = new Set();
     return (job) => {
+        onEach(job);
         if (job.status === last)
             return;
         const after = formatDuration(now() - startedAt);
@@ -43195,6 +43204,18 @@ function timeoutMessage(jobId, job, timeoutMs, lastProblem) {
         `(last status: ${job?.status ?? 'not read yet'}).${lastProblem ? ` The last read failed: ${lastProblem}` : ''} ` +
         `The job keeps running on the service, which has no cancel operation. To follow it again, run this action ` +
         `with ${Input.jobId}: ${jobId}, or raise ${Input.timeout}.`);
+}
+/** What to say when the runner cancels the run, given what is known of the job by then. */
+function cancelledMessage(jobId, creating) {
+    if (jobId) {
+        return (`The run was cancelled. Job ${jobId} keeps running on the service, which has no cancel operation. ` +
+            `To follow it again, run this action with ${Input.jobId}: ${jobId}.`);
+    }
+    if (creating) {
+        return (`The run was cancelled while the job was being created: it may or may not have been created. ` +
+            `Check the project's jobs before running again.`);
+    }
+    return 'The run was cancelled before a job was created.';
 }
 /**
  * Writes the job summary. Every value is escaped, and the prompt keeps its line breaks as <br>,
@@ -43373,16 +43394,14 @@ function thread_describe(comment) {
 
 
 
-
 async function run() {
     const startedAt = Date.now();
     maskApiKey();
     maskGithubToken();
-    const state = { phase: 'starting', settings: null, jobId: '', job: null };
+    const state = { phase: 'starting', settings: null, jobId: '', job: null, ending: 'error' };
     const cancel = watchForCancel(() => reportCancelled(state));
     let service;
     let thread;
-    let ending = 'error';
     try {
         // A comment-triggered run takes its prompt from the comment, and answers on its thread.
         const fromComment = readCommentRequest();
@@ -43395,8 +43414,8 @@ async function run() {
         const settings = (state.settings = readSettings(fromComment?.prompt));
         core_debug(`Settings: ${describeSettings(settings)}`);
         const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal);
+        const onJob = statusLogger(startedAt, (job) => Object.assign(state, { job, jobId: job.id }));
         service = new JobService(settings);
-        const onJob = logStatusChanges(startedAt, state);
         if (!settings.jobId) {
             state.phase = 'creating';
             // A create in flight is let finish on cancel (the grace period bounds it), so its job id is not lost.
@@ -43408,7 +43427,7 @@ async function run() {
         setOutput(Output.jobId, state.jobId);
         cancel.signal.throwIfAborted();
         if (!settings.wait && state.job) {
-            ending = 'created';
+            state.ending = 'created';
             info(`Not following job ${state.jobId} (${Input.wait} is false). Follow it later with ${Input.jobId}: ${state.jobId}.`);
             return;
         }
@@ -43420,17 +43439,13 @@ async function run() {
             onRetry: (problem, waitMs) => info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`)
         });
         cancel.signal.throwIfAborted();
-        if (result.outcome === 'timeout') {
-            ending = 'timeout';
+        state.ending = result.outcome;
+        if (result.outcome === 'timeout')
             setFailed(timeoutMessage(state.jobId, state.job, settings.timeoutMs, result.lastProblem));
-        }
-        else {
-            ending = 'final';
+        else
             concludeFinal(result.job, settings.requirePr);
-        }
     }
     catch (error) {
-        ending = error instanceof CancelledError ? 'cancelled' : 'error';
         if (error instanceof CancelledError)
             reportCancelled(state);
         else
@@ -43441,48 +43456,23 @@ async function run() {
         cancel.stop();
         if (state.job)
             setJobOutputs(state.job);
-        if (state.settings && (state.jobId || ending !== 'error')) {
-            await writeSummary({ job: state.job, jobId: state.jobId, ending, prompt: state.settings.prompt, elapsedMs: Date.now() - startedAt });
+        if (state.settings && (state.jobId || state.ending !== 'error')) {
+            const { job, jobId, ending } = state;
+            await writeSummary({ job, jobId, ending, prompt: state.settings.prompt, elapsedMs: Date.now() - startedAt });
         }
-        await thread?.finish({ ending, job: state.job, jobId: state.jobId });
+        await thread?.finish({ ending: state.ending, job: state.job, jobId: state.jobId });
         await service?.close();
     }
 }
-function remember(state, job) {
-    state.job = job;
-    state.jobId = job.id;
-}
-function logStatusChanges(startedAt, state) {
-    const log = statusLogger(startedAt);
-    return (job) => {
-        log(job);
-        remember(state, job);
-    };
-}
+/** Says what a cancel leaves behind, once: from the catch, or from the forced exit after the grace. */
 function reportCancelled(state) {
     if (state.phase === 'done')
         return;
-    if (state.job && !isFinal(state.job.status))
+    if (state.job)
         setJobOutputs(state.job);
-    if (state.jobId) {
-        setFailed(`The run was cancelled. Job ${state.jobId} keeps running on the service, which has no cancel operation. ` +
-            `To follow it again, run this action with ${Input.jobId}: ${state.jobId}.`);
-    }
-    else if (state.phase === 'creating') {
-        setFailed(`The run was cancelled while the job was being created: it may or may not have been created. ` +
-            `Check the project's jobs before running again.`);
-    }
-    else {
-        setFailed('The run was cancelled before a job was created.');
-    }
+    state.ending = 'cancelled';
+    setFailed(cancelledMessage(state.jobId, state.phase === 'creating'));
     state.phase = 'done';
-}
-/** A sentence for the log, never a stack trace; an error that is not ours is reported as a bug. */
-function failureMessage(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    const message = error instanceof Error ? error.message : String(error);
-    return `The action failed unexpectedly: ${message}. Please report this, with the step's log, as an issue on the action's repository.`;
 }
 
 

@@ -21,3 +21,10 @@ export class DeadlineError extends Error {
     super('The timeout ran out.')
   }
 }
+
+/** A sentence for the log, never a stack trace; an error that is not ours is reported as a bug. */
+export function failureMessage(error: unknown): string {
+  if (error instanceof ActionError) return error.message
+  const message = error instanceof Error ? error.message : String(error)
+  return `The action failed unexpectedly: ${message}. Please report this, with the step's log, as an issue on the action's repository.`
+}

@@ -18,13 +18,15 @@ export function setJobOutputs(job: Job): void {
 }
 
 /**
- * Returns a function to call with every record read: it logs each change of status once, not
- * every poll, and warns once about a status this action does not know (it keeps following).
+ * Returns a function to call with every record read: it hands the record to `onEach`, logs each
+ * change of status once, not every poll, and warns once about a status this action does not
+ * know (it keeps following).
  */
-export function statusLogger(startedAt: number, now: () => number = Date.now): (job: Job) => void {
+export function statusLogger(startedAt: number, onEach: (job: Job) => void = () => {}, now: () => number = Date.now): (job: Job) => void {
   let last: string | null = null
   const unknownWarned = new Set<string>()
   return (job) => {
+    onEach(job)
     if (job.status === last) return
     const after = formatDuration(now() - startedAt)
     core.info(last === null ? `Job ${job.id} is ${job.status} (${after} into the step).` : `Job ${job.id}: ${last} → ${job.status} after ${after}.`)
@@ -70,6 +72,23 @@ export function timeoutMessage(jobId: string, job: Job | null, timeoutMs: number
     `The job keeps running on the service, which has no cancel operation. To follow it again, run this action ` +
     `with ${Input.jobId}: ${jobId}, or raise ${Input.timeout}.`
   )
+}
+
+/** What to say when the runner cancels the run, given what is known of the job by then. */
+export function cancelledMessage(jobId: string, creating: boolean): string {
+  if (jobId) {
+    return (
+      `The run was cancelled. Job ${jobId} keeps running on the service, which has no cancel operation. ` +
+      `To follow it again, run this action with ${Input.jobId}: ${jobId}.`
+    )
+  }
+  if (creating) {
+    return (
+      `The run was cancelled while the job was being created: it may or may not have been created. ` +
+      `Check the project's jobs before running again.`
+    )
+  }
+  return 'The run was cancelled before a job was created.'
 }
 
 export interface SummaryDetails {
