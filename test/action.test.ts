@@ -1,21 +1,13 @@
 // The bundled action, run as the runner runs it, against the stand-in service.
 import { afterEach, describe, expect, it } from 'vitest'
-import { runAction, withoutMaskCommands } from './support/run-action.js'
+import { inputsFor, runAction, withoutMaskCommands } from './support/run-action.js'
 import { startStandInService, type StandInService } from './support/stand-in-service.js'
 
 let service: StandInService
 afterEach(async () => service?.close())
 
 function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    projectId: 'docs',
-    prompt: 'Document the new --dry-run flag',
-    apiKey: service.apiKey,
-    baseUrl: service.url,
-    pollInterval: '50ms',
-    timeout: '10s',
-    ...extra
-  }
+  return inputsFor(service, { ...extra })
 }
 
 describe('a job followed to its end', () => {

@@ -2,22 +2,14 @@
 // since the service has no cancel operation, the log says which job keeps running and how to
 // follow it again.
 import { afterEach, describe, expect, it } from 'vitest'
-import { startAction, withoutMaskCommands, type ActionRun } from './support/run-action.js'
+import { inputsFor, startAction, type ActionRun, withoutMaskCommands } from './support/run-action.js'
 import { startStandInService, type StandInService } from './support/stand-in-service.js'
 
 let service: StandInService
 afterEach(async () => service?.close())
 
 function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    projectId: 'docs',
-    prompt: 'Document the cancel behaviour',
-    apiKey: service.apiKey,
-    baseUrl: service.url,
-    pollInterval: '50ms',
-    timeout: '30s',
-    ...extra
-  }
+  return inputsFor(service, { prompt: 'Document the cancel behaviour', timeout: '30s', ...extra })
 }
 
 /** Starts the action and resolves once `ready` says it is far enough along to be cancelled. */

@@ -5,7 +5,7 @@ import http from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startProxy, type Proxy } from './support/proxy.js'
-import { runAction, withoutMaskCommands, type ActionRun } from './support/run-action.js'
+import { inputsFor, runAction, type ActionRun, withoutMaskCommands } from './support/run-action.js'
 import { startStandInService, type StandInService } from './support/stand-in-service.js'
 
 let service: StandInService
@@ -17,15 +17,7 @@ afterEach(async () => {
 })
 
 function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    projectId: 'docs',
-    prompt: 'Document the proxy settings',
-    apiKey: service.apiKey,
-    baseUrl: service.url,
-    pollInterval: '30ms',
-    timeout: '5s',
-    ...extra
-  }
+  return inputsFor(service, { prompt: 'Document the proxy settings', pollInterval: '30ms', timeout: '5s', ...extra })
 }
 
 function expectCleanOutput(run: ActionRun): void {

@@ -3,7 +3,7 @@
 // reads, when). A create is sent again only when the service surely did not take it.
 import http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runAction, startAction, withoutMaskCommands, type ActionRun } from './support/run-action.js'
+import { inputsFor, runAction, startAction, type ActionRun, withoutMaskCommands } from './support/run-action.js'
 import { startStandInService, type StandInService } from './support/stand-in-service.js'
 
 let service: StandInService
@@ -18,15 +18,7 @@ const MAY_OR_MAY_NOT = "The job may or may not have been created: check the proj
 const HTML_PAGE = '<html><body><h1>Please log in to the proxy</h1></body></html>'
 
 function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    projectId: 'docs',
-    prompt: 'Document the retry behaviour',
-    apiKey: service.apiKey,
-    baseUrl: service.url,
-    pollInterval: '30ms',
-    timeout: '8s',
-    ...extra
-  }
+  return inputsFor(service, { prompt: 'Document the retry behaviour', pollInterval: '30ms', timeout: '8s', ...extra })
 }
 
 /** Runs the action and measures how long the step took from start to exit. */

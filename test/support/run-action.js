@@ -116,3 +116,22 @@ export function withoutMaskCommands(text) {
     .filter((line) => !line.startsWith('::add-mask::'))
     .join('\n')
 }
+
+/**
+ * Inputs for a run against a stand-in service: its key and address, a project, a prompt, and
+ * intervals short enough for a test; `extra` overrides any of them.
+ * @param {{ apiKey: string, url: string }} service
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string>}
+ */
+export function inputsFor(service, extra = {}) {
+  return {
+    projectId: 'docs',
+    prompt: 'Document the new --dry-run flag',
+    apiKey: service.apiKey,
+    baseUrl: service.url,
+    pollInterval: '50ms',
+    timeout: '10s',
+    ...extra
+  }
+}
