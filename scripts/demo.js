@@ -4,6 +4,17 @@
 import { runAction } from '../test/support/run-action.js'
 import { startStandInService } from '../test/support/stand-in-service.js'
 
+/**
+ * The runner's commands as its log shows them: masks and debug lines hidden (debug logging is off),
+ * annotations as their kind and text.
+ * @param {string} text
+ */
+function asTheLogShowsIt(text) {
+  return text
+    .replace(/^::(add-mask|debug)::.*\n/gm, '')
+    .replace(/^::(error|warning|notice)::/gm, (_, kind) => `${kind[0].toUpperCase()}${kind.slice(1)}: `)
+}
+
 const service = await startStandInService({ plan: { activeMs: 2500, final: 'completed' } })
 console.log(`Stand-in service listening on ${service.url}\n`)
 console.log('--- the action\'s log ---')
@@ -18,7 +29,7 @@ try {
       pollInterval: '1s',
       timeout: '1m'
     },
-    onStdout: (chunk) => process.stdout.write(chunk.replace(/^::add-mask::.*\n/gm, ''))
+    onStdout: (chunk) => process.stdout.write(asTheLogShowsIt(chunk))
   })
   process.stderr.write(run.stderr)
 
