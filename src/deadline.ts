@@ -6,6 +6,8 @@ export interface Deadline {
   readonly at: number
   /** Aborts with a DeadlineError at `at`, or with the cancel signal's reason before that. */
   readonly signal: AbortSignal
+  /** Aborts with a DeadlineError at `at` only: for work that is let finish on cancel. */
+  readonly timeUp: AbortSignal
   remainingMs(): number
 }
 
@@ -17,6 +19,7 @@ export function startDeadline(at: number, cancel: AbortSignal): Deadline {
   return {
     at,
     signal: AbortSignal.any([cancel, timeUp.signal]),
+    timeUp: timeUp.signal,
     remainingMs: () => Math.max(0, at - Date.now())
   }
 }

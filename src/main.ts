@@ -14,6 +14,8 @@ import { maskGithubToken, openThread, type Thread } from './thread.js'
 /** What the run knows so far: enough to report it however it ends. */
 interface RunState {
   phase: 'starting' | 'creating' | 'following' | 'done'
+  /** A create request is out and not answered yet: cancelled now, the job may or may not exist. */
+  createInFlight: boolean
   settings: Settings | null
   jobId: string
   job: Job | null
@@ -24,7 +26,7 @@ export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskApiKey()
   maskGithubToken()
-  const state: RunState = { phase: 'starting', settings: null, jobId: '', job: null, ending: 'error' }
+  const state: RunState = { phase: 'starting', createInFlight: false, settings: null, jobId: '', job: null, ending: 'error' }
   const cancel = watchForCancel(() => reportCancelled(state))
   let service: JobService | undefined
   let thread: Thread | undefined
@@ -44,8 +46,10 @@ export async function run(): Promise<void> {
 
     if (!settings.jobId) {
       state.phase = 'creating'
-      // A create in flight is let finish on cancel (the grace period bounds it), so its job id is not lost.
-      const job = await service.createJob(settings.prompt, startDeadline(deadline.at, new AbortController().signal), core.warning)
+      const job = await service.createJob(settings.prompt, deadline, {
+        log: core.warning,
+        onSending: (inFlight) => (state.createInFlight = inFlight)
+      })
       core.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
     }
@@ -90,6 +94,6 @@ function reportCancelled(state: RunState): void {
   if (state.phase === 'done') return
   if (state.job) setJobOutputs(state.job)
   state.ending = 'cancelled'
-  core.setFailed(cancelledMessage(state.jobId, state.phase === 'creating'))
+  core.setFailed(cancelledMessage(state.jobId, state.createInFlight))
   state.phase = 'done'
 }

@@ -75,14 +75,14 @@ export function timeoutMessage(jobId: string, job: Job | null, timeoutMs: number
 }
 
 /** What to say when the runner cancels the run, given what is known of the job by then. */
-export function cancelledMessage(jobId: string, creating: boolean): string {
+export function cancelledMessage(jobId: string, createInFlight: boolean): string {
   if (jobId) {
     return (
       `The run was cancelled. Job ${jobId} keeps running on the service, which has no cancel operation. ` +
       `To follow it again, run this action with ${Input.jobId}: ${jobId}.`
     )
   }
-  if (creating) {
+  if (createInFlight) {
     return (
       `The run was cancelled while the job was being created: it may or may not have been created. ` +
       `Check the project's jobs before running again.`

@@ -28,6 +28,13 @@ export class ServiceError extends ActionError {
   }
 }
 
+export interface CreateHooks {
+  /** Hears about tries that will be made again. */
+  log?: (line: string) => void
+  /** Told true when a create request goes out, false once it is answered (or failed). */
+  onSending?: (inFlight: boolean) => void
+}
+
 export interface ServiceOptions {
   baseUrl: string
   projectId: string
@@ -55,22 +62,29 @@ export class JobService {
   /**
    * Creates the job. It is sent again only when the service said it did not take it (429, or a
    * connection refused before the request went out): every job can open a pull request, and
-   * the service has no idempotency key, so one run must never make two jobs.
+   * the service has no idempotency key, so one run must never make two jobs. A request in flight
+   * is let finish when the run is cancelled, so that its answer still names the job; the waits
+   * between tries are not. `onSending` is told when a request goes out and when it is answered.
    */
-  async createJob(prompt: string, deadline: Deadline, log: (line: string) => void = () => {}): Promise<Job> {
+  async createJob(prompt: string, deadline: Deadline, hooks: CreateHooks = {}): Promise<Job> {
     const tries = this.options.createTries ?? 4
     for (let attempt = 1; ; attempt++) {
+      let failure: unknown
+      hooks.onSending?.(true)
       try {
-        return await this.createOnce(prompt, deadline.signal)
+        return await this.createOnce(prompt, deadline.timeUp)
       } catch (error) {
-        if (!(error instanceof ServiceError) || error.kind !== 'notTaken' || attempt >= tries) throw error
-        const waitMs = error.retryAfterMs ?? backoffMs(attempt, this.options.createBackoffMs ?? 2000, 60_000)
-        if (waitMs >= deadline.remainingMs()) {
-          throw new ServiceError(`${error.message} The timeout runs out before another try could be made.`, 'fatal')
-        }
-        log(`${error.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
-        await sleep(waitMs, deadline.signal)
+        failure = error
+      } finally {
+        hooks.onSending?.(false)
       }
+      if (!(failure instanceof ServiceError) || failure.kind !== 'notTaken' || attempt >= tries) throw failure
+      const waitMs = failure.retryAfterMs ?? backoffMs(attempt, this.options.createBackoffMs ?? 2000, 60_000)
+      if (waitMs >= deadline.remainingMs()) {
+        throw new ServiceError(`${failure.message} The timeout runs out before another try could be made.`, 'fatal')
+      }
+      hooks.log?.(`${failure.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
+      await sleep(waitMs, deadline.signal)
     }
   }
 

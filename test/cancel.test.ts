@@ -122,4 +122,19 @@ describe('a run cancelled while the job is being created', () => {
     expect(run.outputs.jobId).toBeUndefined()
     expectCleanOutput(run)
   })
+
+  it('ends at once between tries after a 429, saying no job was created, and never sends it again', async () => {
+    service = await startStandInService({
+      faults: [{ method: 'POST', status: 429, body: 'Too Many Requests', contentType: 'text/plain', headers: { 'retry-after': '20' } }]
+    })
+    const action = await startUntil((out) => /Trying again in 20s/.test(out))
+    const { run, ms } = await cancel(action, 'SIGINT')
+
+    expect(ms).toBeLessThan(1000)
+    expect(run.code).not.toBe(0)
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(service.created).toBe(0)
+    expect(run.stdout).toContain('::error::The run was cancelled before a job was created.')
+    expectCleanOutput(run)
+  })
 })
