@@ -135,10 +135,16 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
   return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8')
 }
 
-function errorCode(error: unknown): string {
-  // undici wraps the system error: the cause carries ECONNREFUSED and the like.
+/** The error and the causes it wraps (undici wraps the system's error), a few levels deep. */
+function* causes(error: unknown): Generator<{ code?: unknown; message?: unknown }> {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code
+    yield e as { code?: unknown; message?: unknown }
+  }
+}
+
+function errorCode(error: unknown): string {
+  // The wrapped system error carries ECONNREFUSED and the like.
+  for (const { code } of causes(error)) {
     if (typeof code === 'string' && code !== 'UND_ERR') return code
   }
   return 'UNKNOWN'
@@ -146,8 +152,8 @@ function errorCode(error: unknown): string {
 
 /** undici's ProxyAgent tells a proxy's refusal of CONNECT (403, 407, 502...) only in its message. */
 function proxyRefusal(error: unknown): string | null {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const match = /^Proxy response \((\d{3})\) !== 200/.exec(String((e as { message?: unknown }).message))
+  for (const { message } of causes(error)) {
+    const match = /^Proxy response \((\d{3})\) !== 200/.exec(String(message))
     if (match) return match[1]
   }
   return null

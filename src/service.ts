@@ -247,9 +247,14 @@ export function excerpt(response: HttpResponse, apiKey: string, maxLength = 200)
           .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
           .replace(/<[^>]*>/g, ' ')
           .replace(/&nbsp;/g, ' ')
-  const oneLine = message.split(apiKey).join('***').replace(/\s+/g, ' ').trim()
+  const oneLine = redact(message, apiKey).replace(/\s+/g, ' ').trim()
   if (oneLine === '') return 'no message'
   return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine
+}
+
+/** The text with the key blanked, as written or URL-encoded, should a server echo it. */
+function redact(text: string, apiKey: string): string {
+  return text.split(apiKey).join('***').split(encodeURIComponent(apiKey)).join('***')
 }
 
 /** Where a redirect points, without its query, and never with the key, should a server echo it. */
@@ -260,7 +265,7 @@ function redirectTarget(response: HttpResponse, apiKey: string): string {
   try {
     const url = new URL(text, 'http://relative.invalid')
     const target = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
-    return target.split(apiKey).join('***').split(encodeURIComponent(apiKey)).join('***')
+    return redact(target, apiKey)
   } catch {
     return 'an unreadable location'
   }
