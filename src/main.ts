@@ -13,7 +13,8 @@ import { maskGithubToken, openThread, type Thread } from './thread.js'
 
 /** What the run knows so far: enough to report it however it ends. */
 interface RunState {
-  phase: 'starting' | 'creating' | 'following' | 'done'
+  /** The outcome was reported (by the run, or by the forced exit after a cancel): say it once. */
+  reported: boolean
   /** A create request is out and not answered yet: cancelled now, the job may or may not exist. */
   createInFlight: boolean
   settings: Settings | null
@@ -26,7 +27,7 @@ export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskApiKey()
   maskGithubToken()
-  const state: RunState = { phase: 'starting', createInFlight: false, settings: null, jobId: '', job: null, ending: 'error' }
+  const state: RunState = { reported: false, createInFlight: false, settings: null, jobId: '', job: null, ending: 'error' }
   const cancel = watchForCancel(() => reportCancelled(state))
   let service: JobService | undefined
   let thread: Thread | undefined
@@ -41,11 +42,14 @@ export async function run(): Promise<void> {
     const settings = (state.settings = readSettings(fromComment?.prompt))
     core.debug(`Settings: ${describeSettings(settings)}`)
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-    const onJob = statusLogger(startedAt, (job) => Object.assign(state, { job, jobId: job.id }))
+    const logStatus = statusLogger(startedAt)
+    const onJob = (job: Job): void => {
+      Object.assign(state, { job, jobId: job.id })
+      logStatus(job)
+    }
     service = new JobService(settings)
 
     if (!settings.jobId) {
-      state.phase = 'creating'
       const job = await service.createJob(settings.prompt, deadline, {
         log: core.warning,
         onSending: (inFlight) => (state.createInFlight = inFlight)
@@ -62,7 +66,6 @@ export async function run(): Promise<void> {
       return
     }
 
-    state.phase = 'following'
     const result = await followJob(service, state.jobId, state.job, {
       pollIntervalMs: settings.pollIntervalMs,
       deadline,
@@ -77,7 +80,7 @@ export async function run(): Promise<void> {
     if (error instanceof CancelledError) reportCancelled(state)
     else core.setFailed(failureMessage(error))
   } finally {
-    state.phase = 'done'
+    state.reported = true
     cancel.stop()
     if (state.job) setJobOutputs(state.job)
     if (state.settings && (state.jobId || state.ending !== 'error')) {
@@ -91,9 +94,9 @@ export async function run(): Promise<void> {
 
 /** Says what a cancel leaves behind, once: from the catch, or from the forced exit after the grace. */
 function reportCancelled(state: RunState): void {
-  if (state.phase === 'done') return
+  if (state.reported) return
   if (state.job) setJobOutputs(state.job)
   state.ending = 'cancelled'
   core.setFailed(cancelledMessage(state.jobId, state.createInFlight))
-  state.phase = 'done'
+  state.reported = true
 }

@@ -18,15 +18,13 @@ export function setJobOutputs(job: Job): void {
 }
 
 /**
- * Returns a function to call with every record read: it hands the record to `onEach`, logs each
- * change of status once, not every poll, and warns once about a status this action does not
- * know (it keeps following).
+ * Returns a function to call with every record read: it logs each change of status once, not
+ * every poll, and warns once about a status this action does not know (it keeps following).
  */
-export function statusLogger(startedAt: number, onEach: (job: Job) => void = () => {}, now: () => number = Date.now): (job: Job) => void {
+export function statusLogger(startedAt: number, now: () => number = Date.now): (job: Job) => void {
   let last: string | null = null
   const unknownWarned = new Set<string>()
   return (job) => {
-    onEach(job)
     if (job.status === last) return
     const after = formatDuration(now() - startedAt)
     core.info(last === null ? `Job ${job.id} is ${job.status} (${after} into the step).` : `Job ${job.id}: ${last} → ${job.status} after ${after}.`)
