@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // .ci/run asks for a JSON report beside the usual one, to count tests across Node versions.
-    reporters: process.env.VITEST_JSON_REPORT ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]] : ['default'],
+    reporters: process.env.VITEST_JSON_REPORT
+      ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]]
+      : ['default'],
     // Every test talks to servers on 127.0.0.1 with short intervals; nothing should need longer.
     testTimeout: 15_000,
     // A proxy or debug setting of the machine running the suite must not leak into the runs it starts.

@@ -18,11 +18,15 @@ if (env.BENCH_CLIENT === 'fetch') {
   // node:http as an ES module evaluates its lazy getters, which loads Node's own undici (~20 ms).
   const { request } = /** @type {typeof import('node:http')} */ (createRequire(import.meta.url)('node:http'))
   const text = await new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let data = ''
-      res.setEncoding('utf8').on('data', (chunk) => (data += chunk))
-      res.on('end', () => resolve(data)).on('error', reject)
-    })
+    const req = request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let data = ''
+        res.setEncoding('utf8').on('data', (chunk) => (data += chunk))
+        res.on('end', () => resolve(data)).on('error', reject)
+      }
+    )
     req.on('error', reject).end(body)
   })
   console.log(JSON.parse(text).id)

@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs'
 process.on('exit', () => {
   const file = process.env.BENCH_REPORT_FILE
   if (!file) return
-  const moduleLoadList = /** @type {{ moduleLoadList?: string[] }} */ (/** @type {unknown} */ (process)).moduleLoadList ?? []
+  const moduleLoadList =
+    /** @type {{ moduleLoadList?: string[] }} */ (/** @type {unknown} */ (process)).moduleLoadList ?? []
   const builtins = moduleLoadList
     .filter((name) => name.startsWith('NativeModule ') && !name.includes(' internal/'))
     .map((name) => name.slice('NativeModule '.length))

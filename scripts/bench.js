@@ -107,7 +107,12 @@ function launchOptions(spec, service) {
   }
   switch (spec.program) {
     case 'action':
-      return { entry: spec.entry ?? ENTRY, node: args.node, inputs: spec.noWait ? { ...inputs, wait: 'false' } : inputs, env }
+      return {
+        entry: spec.entry ?? ENTRY,
+        node: args.node,
+        inputs: spec.noWait ? { ...inputs, wait: 'false' } : inputs,
+        env
+      }
     case 'minimal':
       return { entry: MINIMAL_POST, node: args.node, inputs, env }
     case 'minimalFetch':
@@ -145,7 +150,9 @@ async function measure(spec) {
     const posts = service.requestsOf('POST')
     const finished = spec.program !== 'action' || spec.noWait || run.outputs.status === 'completed'
     if (run.code !== 0 || !job || posts.length !== 1 || !finished) {
-      throw new Error(`A run of ${spec.program} went wrong (exit code ${run.code}, ${posts.length} POSTs):\n${run.stdout}\n${run.stderr}`)
+      throw new Error(
+        `A run of ${spec.program} went wrong (exit code ${run.code}, ${posts.length} POSTs):\n${run.stdout}\n${run.stderr}`
+      )
     }
     const gets = service.requestsOf('GET')
     const reportFile = options.env.BENCH_REPORT_FILE
@@ -182,8 +189,12 @@ function instrumentedCopy(entry) {
     rmSync(dir, { recursive: true, force: true })
     return null
   }
-  const record = 'globalThis.__benchBundle = { modules: __webpack_modules__, initial: Object.keys(__webpack_modules__).length, run: [] };'
-  writeFileSync(file, text.replace(cache, `${cache} ${record}`).replace(call, `(globalThis.__benchBundle.run.push(moduleId), ${call})`))
+  const record =
+    'globalThis.__benchBundle = { modules: __webpack_modules__, initial: Object.keys(__webpack_modules__).length, run: [] };'
+  writeFileSync(
+    file,
+    text.replace(cache, `${cache} ${record}`).replace(call, `(globalThis.__benchBundle.run.push(moduleId), ${call})`)
+  )
   return { file, dir }
 }
 
@@ -191,7 +202,9 @@ function instrumentedCopy(entry) {
 function instrumentedUnminifiedBuild() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-unminified-'))
   const ncc = join(here, '..', 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js')
-  const built = spawnSync(process.execPath, [ncc, 'build', join(SRC, 'index.ts'), '-o', dir, '--quiet'], { encoding: 'utf8' })
+  const built = spawnSync(process.execPath, [ncc, 'build', join(SRC, 'index.ts'), '-o', dir, '--quiet'], {
+    encoding: 'utf8'
+  })
   const copy = built.status === 0 ? instrumentedCopy(join(dir, 'index.js')) : null
   rmSync(dir, { recursive: true, force: true })
   return copy
@@ -281,7 +294,9 @@ if (copy) rmSync(copy.dir, { recursive: true, force: true })
 const minimalLoaded = await measure({ program: 'minimal', activeMs: 0, report: true })
 
 // --- 2. Detection, concurrently -----------------------------------------------------------------
-log(`Detection: jobs active ${CASES_MS.map((n) => `${n / 1000} s`).join(' and ')}, ${DETECTION_RUNS} runs each of the action and the curl loop, concurrently...`)
+log(
+  `Detection: jobs active ${CASES_MS.map((n) => `${n / 1000} s`).join(' and ')}, ${DETECTION_RUNS} runs each of the action and the curl loop, concurrently...`
+)
 /** @type {RunSpec[]} */
 const specs = []
 for (let r = 0; r < DETECTION_RUNS; r++) {
@@ -309,7 +324,8 @@ const rows = [
 if (ratio > TARGET.startupRatio) failures.push('start-up')
 
 for (const activeMs of CASES_MS) {
-  const ofCase = (/** @type {Program} */ program) => detection.filter((m) => m.program === program && m.activeMs === activeMs)
+  const ofCase = (/** @type {Program} */ program) =>
+    detection.filter((m) => m.program === program && m.activeMs === activeMs)
   const action = ofCase('action')
   const curl = ofCase('curl')
   const pastAction = median(action.map((m) => m.pastEndMs))
@@ -321,8 +337,20 @@ for (const activeMs of CASES_MS) {
   const pastOk = pastAction < pastCurl
   const getsOk = getsAction <= getsCurl + TARGET.extraGets
   rows.push(
-    `| ${job}: the step runs past the job's end | ${summary(action.map((m) => m.pastEndMs), seconds)} | ${summary(curl.map((m) => m.pastEndMs), seconds)}, ${LABEL.curl} | ${short ? 'less than the curl loop' : ''} | ${short ? verdict(pastOk) : ''} |`,
-    `| ${job}: GETs | ${summary(action.map((m) => m.gets), count)} | ${summary(curl.map((m) => m.gets), count)} | ${short ? '' : `≤ the curl loop + ${TARGET.extraGets}`} | ${short ? '' : verdict(getsOk)} |`
+    `| ${job}: the step runs past the job's end | ${summary(
+      action.map((m) => m.pastEndMs),
+      seconds
+    )} | ${summary(
+      curl.map((m) => m.pastEndMs),
+      seconds
+    )}, ${LABEL.curl} | ${short ? 'less than the curl loop' : ''} | ${short ? verdict(pastOk) : ''} |`,
+    `| ${job}: GETs | ${summary(
+      action.map((m) => m.gets),
+      count
+    )} | ${summary(
+      curl.map((m) => m.gets),
+      count
+    )} | ${short ? '' : `≤ the curl loop + ${TARGET.extraGets}`} | ${short ? '' : verdict(getsOk)} |`
   )
   if (short && !pastOk) failures.push(`${job} past its end`)
   if (!short && !getsOk) failures.push(`${job} GETs`)
@@ -332,7 +360,9 @@ for (const activeMs of CASES_MS) {
     const gaps = (/** @type {Measured[]} */ measured, /** @type {number} */ from) =>
       measured.flatMap((m) => m.getOffsetsMs.slice(from + 1).map((at, i) => at - m.getOffsetsMs[from + i]))
     const range = (/** @type {number[]} */ values) => `${seconds(Math.min(...values))}–${seconds(Math.max(...values))}`
-    rows.push(`| ${job}: gaps between GETs once settled (all runs) | ${range(gaps(action, 2))} | ${range(gaps(curl, 0))} | | |`)
+    rows.push(
+      `| ${job}: gaps between GETs once settled (all runs) | ${range(gaps(action, 2))} | ${range(gaps(curl, 0))} | | |`
+    )
   }
 }
 
@@ -344,7 +374,9 @@ rows.push(
 if (bundleBytes > TARGET.bundleBytes) failures.push('bundle size')
 if (peak > TARGET.peakBytes) failures.push('peak memory')
 
-const nodeVersion = args.node ? `Node ${spawnSync(args.node, ['--version'], { encoding: 'utf8' }).stdout.trim()} (${args.node})` : `Node ${process.version}`
+const nodeVersion = args.node
+  ? `Node ${spawnSync(args.node, ['--version'], { encoding: 'utf8' }).stdout.trim()} (${args.node})`
+  : `Node ${process.version}`
 console.log(
   `${nodeVersion}, ${process.platform} ${process.arch}, ${cpus().length} CPUs. Medians (min–max): start-up of ` +
     `${STARTUP_RUNS} runs each, one at a time, after a warm-up run; detection of ${DETECTION_RUNS} runs each, concurrently.\n`
@@ -356,7 +388,10 @@ const minimalBuiltins = new Set(minimalLoaded.report?.builtins ?? [])
 const extraBuiltins = (loaded.report?.builtins ?? []).filter((name) => !minimalBuiltins.has(name))
 console.log('\nWhat a default run of the action loads (a 0 s job: create, one GET):')
 if (bundle) {
-  const chunks = bundle.defined > bundle.initial ? `; ${bundle.defined - bundle.initial} modules came from code-split chunks` : '; no code-split chunk was loaded'
+  const chunks =
+    bundle.defined > bundle.initial
+      ? `; ${bundle.defined - bundle.initial} modules came from code-split chunks`
+      : '; no code-split chunk was loaded'
   console.log(
     `- bundled modules run: ${bundle.run} of ${bundle.initial} in ${ENTRY.split('/').pop()} ` +
       `(${megabytes(bundle.runBytes)} of ${megabytes(bundle.definedBytes)} of module code)${chunks}`

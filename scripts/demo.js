@@ -17,7 +17,7 @@ function asTheLogShowsIt(text) {
 
 const service = await startStandInService({ plan: { activeMs: 2500, final: 'completed' } })
 console.log(`Stand-in service listening on ${service.url}\n`)
-console.log('--- the action\'s log ---')
+console.log("--- the action's log ---")
 
 try {
   const run = await runAction({

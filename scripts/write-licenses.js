@@ -45,7 +45,9 @@ const sections = [...found.entries()]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([id, dir]) => {
     const licenseFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f))
-    const text = licenseFile ? readFileSync(join(dir, licenseFile), 'utf8').trim() : `(no license file; package.json says ${manifest(dir).license ?? 'nothing'})`
+    const text = licenseFile
+      ? readFileSync(join(dir, licenseFile), 'utf8').trim()
+      : `(no license file; package.json says ${manifest(dir).license ?? 'nothing'})`
     return `${id}\n${manifest(dir).license ?? ''}\n${text}`
   })
 writeFileSync(out, `${sections.join('\n\n')}\n`)

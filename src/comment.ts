@@ -17,8 +17,7 @@ export interface TriggeringComment {
 
 /** What a comment-triggered run does: start a job with `prompt`, or start nothing, for `reason`. */
 export type CommentRequest =
-  | { start: true; prompt: string; comment: TriggeringComment }
-  | { start: false; reason: string }
+  { start: true; prompt: string; comment: TriggeringComment } | { start: false; reason: string }
 
 export interface CommentRules {
   /** The prefix that marks a comment as an instruction, e.g. `/docs`. */
@@ -34,7 +33,16 @@ export interface CommentRules {
 export const DEFAULT_TRIGGER = '/docs'
 export const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR'
 // GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
-const ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN', 'NONE'])
+const ASSOCIATIONS = new Set([
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+  'CONTRIBUTOR',
+  'FIRST_TIME_CONTRIBUTOR',
+  'FIRST_TIMER',
+  'MANNEQUIN',
+  'NONE'
+])
 const MAX_TITLE = 200
 
 /**
@@ -43,7 +51,8 @@ const MAX_TITLE = 200
  * Returns null for any other run.
  */
 export function readCommentRequest(env: NodeJS.ProcessEnv = process.env): CommentRequest | null {
-  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId)) return null
+  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId))
+    return null
   const rules: CommentRules = {
     trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
     allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
@@ -64,13 +73,17 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
   const issue = asObject(event.issue)
   const user = asObject(comment.user)
   if (typeof comment.id !== 'number' || typeof issue.number !== 'number') {
-    throw new ActionError('The issue_comment event has no comment or no issue in its payload (GITHUB_EVENT_PATH); there is nothing to read a prompt from.')
+    throw new ActionError(
+      'The issue_comment event has no comment or no issue in its payload (GITHUB_EVENT_PATH); there is nothing to read a prompt from.'
+    )
   }
   const author = text(user.login) || 'someone'
   const association = (text(comment.author_association) || 'NONE').toUpperCase()
 
   if (event.action !== 'created') {
-    return skip(`The comment was ${text(event.action) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`)
+    return skip(
+      `The comment was ${text(event.action) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`
+    )
   }
   if (user.type === 'Bot') return skip(`The comment is by a bot (${author}): comments by bots never start a job.`)
   const instruction = instructionAfter(text(comment.body), rules.trigger)
@@ -81,10 +94,14 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
         `which is not in ${Input.allowedAssociations} (${rules.allowedAssociations.join(', ')}): no job was started.`
     )
   }
-  if (instruction === '') return skip(`The comment by ${author} has nothing after ${rules.trigger}: write the instruction after it, e.g. "${rules.trigger} explain the retry policy".`)
+  if (instruction === '')
+    return skip(
+      `The comment by ${author} has nothing after ${rules.trigger}: write the instruction after it, e.g. "${rules.trigger} explain the retry policy".`
+    )
 
   const repository = rules.repository || text(asObject(event.repository).full_name)
-  if (!repository) throw new ActionError('Neither GITHUB_REPOSITORY nor the event names the repository the comment is in.')
+  if (!repository)
+    throw new ActionError('Neither GITHUB_REPOSITORY nor the event names the repository the comment is in.')
   const isPull = issue.pull_request !== undefined && issue.pull_request !== null
   const triggering: TriggeringComment = {
     id: comment.id,
@@ -145,13 +162,18 @@ export function parseAssociations(list: string): string[] {
 
 function readTrigger(trigger: string): string {
   if (/\s/.test(trigger)) {
-    throw new ActionError(`Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`)
+    throw new ActionError(
+      `Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`
+    )
   }
   return trigger
 }
 
 function readPayload(path: string | undefined): unknown {
-  if (!path) throw new ActionError('The run is an issue_comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.')
+  if (!path)
+    throw new ActionError(
+      'The run is an issue_comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.'
+    )
   try {
     return JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {

@@ -42,7 +42,10 @@ export function maskApiKey(): void {
 /** `commentPrompt`: in a comment-triggered run, the prompt read from the comment (the prompt input is empty). */
 export function readSettings(commentPrompt = ''): Settings {
   const projectId = required(Input.projectId, 'the documentation project, as the service names it')
-  const apiKey = required(Input.apiKey, 'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}')
+  const apiKey = required(
+    Input.apiKey,
+    'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
+  )
   const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
   const prompt = core.getInput(Input.prompt) || commentPrompt
   const jobId = core.getInput(Input.jobId)
@@ -102,7 +105,9 @@ function readBaseUrl(text: string): string {
   try {
     url = new URL(text)
   } catch {
-    throw new ActionError(`Input ${Input.baseUrl} is '${text}', which is not a URL. Give the service's address, https://...`)
+    throw new ActionError(
+      `Input ${Input.baseUrl} is '${text}', which is not a URL. Give the service's address, https://...`
+    )
   }
   if (url.username || url.password) {
     throw new ActionError(
@@ -111,7 +116,9 @@ function readBaseUrl(text: string): string {
   }
   if (url.search || url.hash) {
     // Not quoted: a query is where a key pasted by mistake would sit.
-    throw new ActionError(`Input ${Input.baseUrl} has a query (?) or fragment (#). Give the service's address alone, https://...`)
+    throw new ActionError(
+      `Input ${Input.baseUrl} has a query (?) or fragment (#). Give the service's address alone, https://...`
+    )
   }
   const loopback = LOOPBACK_HOSTS.has(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {

@@ -7,7 +7,15 @@ import { CancelledError, failureMessage } from './errors.js'
 import { followJob } from './follow.js'
 import { describeSettings, maskApiKey, readSettings, type Settings } from './inputs.js'
 import type { Job } from './job.js'
-import { cancelledMessage, concludeFinal, setJobOutputs, statusLogger, timeoutMessage, writeSummary, type Ending } from './report.js'
+import {
+  cancelledMessage,
+  concludeFinal,
+  setJobOutputs,
+  statusLogger,
+  timeoutMessage,
+  writeSummary,
+  type Ending
+} from './report.js'
 import { JobService } from './service.js'
 import { maskGithubToken, openThread, type Thread } from './thread.js'
 
@@ -27,7 +35,14 @@ export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskApiKey()
   maskGithubToken()
-  const state: RunState = { reported: false, createInFlight: false, settings: null, jobId: '', job: null, ending: 'error' }
+  const state: RunState = {
+    reported: false,
+    createInFlight: false,
+    settings: null,
+    jobId: '',
+    job: null,
+    ending: 'error'
+  }
   const cancel = watchForCancel(() => reportCancelled(state))
   let service: JobService | undefined
   let thread: Thread | undefined
@@ -62,7 +77,9 @@ export async function run(): Promise<void> {
     cancel.signal.throwIfAborted()
     if (!settings.wait && state.job) {
       state.ending = 'created'
-      core.info(`Not following job ${state.jobId} (${Input.wait} is false). Follow it later with ${Input.jobId}: ${state.jobId}.`)
+      core.info(
+        `Not following job ${state.jobId} (${Input.wait} is false). Follow it later with ${Input.jobId}: ${state.jobId}.`
+      )
       return
     }
 
@@ -74,7 +91,8 @@ export async function run(): Promise<void> {
     })
     cancel.signal.throwIfAborted()
     state.ending = result.outcome
-    if (result.outcome === 'timeout') core.setFailed(timeoutMessage(state.jobId, state.job, settings.timeoutMs, result.lastProblem))
+    if (result.outcome === 'timeout')
+      core.setFailed(timeoutMessage(state.jobId, state.job, settings.timeoutMs, result.lastProblem))
     else concludeFinal(result.job, settings.requirePr)
   } catch (error) {
     if (error instanceof CancelledError) reportCancelled(state)

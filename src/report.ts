@@ -27,7 +27,11 @@ export function statusLogger(startedAt: number, now: () => number = Date.now): (
   return (job) => {
     if (job.status === last) return
     const after = formatDuration(now() - startedAt)
-    core.info(last === null ? `Job ${job.id} is ${job.status} (${after} into the step).` : `Job ${job.id}: ${last} → ${job.status} after ${after}.`)
+    core.info(
+      last === null
+        ? `Job ${job.id} is ${job.status} (${after} into the step).`
+        : `Job ${job.id}: ${last} → ${job.status} after ${after}.`
+    )
     if (!isKnownStatus(job.status) && !unknownWarned.has(job.status)) {
       unknownWarned.add(job.status)
       core.warning(
@@ -47,7 +51,9 @@ export function concludeFinal(job: Job, requirePr: boolean): void {
         `then run again, perhaps with a clearer prompt.`
     )
   } else if (job.status === 'archived') {
-    core.warning(`Job ${job.id} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; it may not have finished its work.`)
+    core.warning(
+      `Job ${job.id} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; it may not have finished its work.`
+    )
   } else if (job.prLink) {
     core.info(`Job ${job.id} completed and opened a pull request: ${job.prLink}`)
   } else if (requirePr) {
@@ -114,11 +120,18 @@ export async function writeSummary(details: SummaryDetails): Promise<void> {
     ['Source', escapeHtml(source)],
     ['Followed for', formatDuration(details.elapsedMs)]
   ]
-  const summary = core.summary
-    .addHeading('Documentation agent job', 3)
-    .addTable([[{ data: 'Field', header: true }, { data: 'Value', header: true }], ...rows])
+  const summary = core.summary.addHeading('Documentation agent job', 3).addTable([
+    [
+      { data: 'Field', header: true },
+      { data: 'Value', header: true }
+    ],
+    ...rows
+  ])
   if (details.prompt) {
-    summary.addRaw(`<p><strong>Prompt</strong></p><blockquote>${escapeHtml(details.prompt).replace(/\r?\n/g, '<br>')}</blockquote>`, true)
+    summary.addRaw(
+      `<p><strong>Prompt</strong></p><blockquote>${escapeHtml(details.prompt).replace(/\r?\n/g, '<br>')}</blockquote>`,
+      true
+    )
   }
   try {
     await summary.write()

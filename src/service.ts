@@ -141,7 +141,10 @@ export class JobService {
       })
     } catch (error) {
       if (error instanceof DeadlineError) {
-        throw new ServiceError(`The timeout ran out before the service answered the create. ${MAY_HAVE_CREATED}`, 'uncertain')
+        throw new ServiceError(
+          `The timeout ran out before the service answered the create. ${MAY_HAVE_CREATED}`,
+          'uncertain'
+        )
       }
       if (!(error instanceof NetworkError)) throw error
       if (error.notSent) {

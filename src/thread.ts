@@ -40,7 +40,9 @@ export function maskGithubToken(): void {
 export function openThread(comment: TriggeringComment): Thread {
   const token = core.getInput(Input.githubToken)
   if (!token) {
-    core.warning(`${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`)
+    core.warning(
+      `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
+    )
     return { finish: async () => {} }
   }
   const [owner, repo] = comment.repository.split('/')
@@ -54,7 +56,13 @@ export function openThread(comment: TriggeringComment): Thread {
     const octokit: Octokit = github.getOctokit(token, { userAgent: USER_AGENT })
     const runUrl = runLink(github.context.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
     await call(`react to the comment on the ${where}`, (signal) =>
-      octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: comment.id, content: 'eyes', request: { signal } })
+      octokit.rest.reactions.createForIssueComment({
+        owner,
+        repo,
+        comment_id: comment.id,
+        content: 'eyes',
+        request: { signal }
+      })
     )
     const reply = await call(`reply on the ${where}`, (signal) =>
       octokit.rest.issues.createComment({ ...issue, body: startedReply(runUrl), request: { signal } })
@@ -77,7 +85,9 @@ export function openThread(comment: TriggeringComment): Thread {
           octokit.rest.issues.updateComment({ owner, repo, comment_id: replyId, body, request: { signal } })
         )
       } else {
-        await call(`reply on the ${where}`, (signal) => octokit.rest.issues.createComment({ ...issue, body, request: { signal } }))
+        await call(`reply on the ${where}`, (signal) =>
+          octokit.rest.issues.createComment({ ...issue, body, request: { signal } })
+        )
       }
     }
   }
@@ -100,7 +110,8 @@ export function outcomeReply({ ending, job, jobId }: ThreadOutcome, runUrl: stri
 }
 
 function outcomeSentence(ending: Ending, job: Job | null, id: string): string {
-  const keepsRunning = 'keeps running on the service, which has no cancel operation; the workflow run says how to follow it again.'
+  const keepsRunning =
+    'keeps running on the service, which has no cancel operation; the workflow run says how to follow it again.'
   switch (ending) {
     case 'final':
       if (job?.status === 'completed' && job.prLink) return `✅ Job ${id} opened a pull request: ${job.prLink}`
@@ -114,14 +125,22 @@ function outcomeSentence(ending: Ending, job: Job | null, id: string): string {
     case 'timeout':
       return `⏱️ Timed out: job ${id} was still ${job?.status ?? 'running'} when the run's ${Input.timeout} ran out. It ${keepsRunning}`
     case 'cancelled':
-      return id ? `🛑 The workflow run was cancelled. Job ${id} ${keepsRunning}` : '🛑 The workflow run was cancelled before a job was started.'
+      return id
+        ? `🛑 The workflow run was cancelled. Job ${id} ${keepsRunning}`
+        : '🛑 The workflow run was cancelled before a job was started.'
     default:
-      return id ? `❌ Following job ${id} failed; the workflow run's log says why.` : "❌ The run failed and no job was started; the workflow run's log says why."
+      return id
+        ? `❌ Following job ${id} failed; the workflow run's log says why.`
+        : "❌ The run failed and no job was started; the workflow run's log says why."
   }
 }
 
 /** Makes one GitHub call, bounded in time; a failure is a warning and `undefined`, never an error. */
-async function attempt<T>(what: string, request: (signal: AbortSignal) => Promise<T>, token: string): Promise<T | undefined> {
+async function attempt<T>(
+  what: string,
+  request: (signal: AbortSignal) => Promise<T>,
+  token: string
+): Promise<T | undefined> {
   try {
     return await request(AbortSignal.timeout(CALL_TIMEOUT_MS))
   } catch (error) {
@@ -132,7 +151,11 @@ async function attempt<T>(what: string, request: (signal: AbortSignal) => Promis
 
 /** A GitHub API error as a sentence, with the likely fix; never the token, should a server echo it. */
 function describeError(error: unknown, token: string): string {
-  const message = (error instanceof Error ? error.message : String(error)).split(token).join('***').replace(/\s+/g, ' ').trim()
+  const message = (error instanceof Error ? error.message : String(error))
+    .split(token)
+    .join('***')
+    .replace(/\s+/g, ' ')
+    .trim()
   const { name, status, response } = error as { name?: unknown; status?: unknown; response?: unknown }
   if (name !== 'HttpError' || typeof status !== 'number') return `${message}.`
   // Octokit reports a request that got no answer as status 500 without a response.

@@ -39,7 +39,15 @@ describe('a job followed to its end', () => {
   })
 
   it('logs each change of status once, not every poll', async () => {
-    service = await startStandInService({ plan: { timeline: [[0, 'active'], [150, 'paused'], [350, 'completed']] } })
+    service = await startStandInService({
+      plan: {
+        timeline: [
+          [0, 'active'],
+          [150, 'paused'],
+          [350, 'completed']
+        ]
+      }
+    })
     const run = await runAction({ inputs: inputs() })
 
     expect(run.code).toBe(0)
@@ -131,7 +139,9 @@ describe('wait, jobId and timeout', () => {
     expect(Date.now() - started).toBeLessThan(5000)
     const id = run.outputs.jobId
     expect(run.outputs.status).toBe('active')
-    expect(run.stdout).toContain(`::error::Job ${id} did not reach a final status within the timeout of 600ms (last status: active).`)
+    expect(run.stdout).toContain(
+      `::error::Job ${id} did not reach a final status within the timeout of 600ms (last status: active).`
+    )
     expect(run.stdout).toContain(`run this action with jobId: ${id}`)
     expect(run.summary).toContain('timed out')
   })
@@ -151,7 +161,9 @@ describe('the job summary', () => {
     expect(run.summary).toMatch(/Followed for<\/td><td>[\d.]+m?s/)
     expect(run.summary).toContain(`<a href="${job.prLink}">${job.prLink}</a>`)
     expect(run.summary).not.toContain('<script>')
-    expect(run.summary).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#124; broken &#124; table<br><br># not a heading<br>&#124; a &#124; b &#124;')
+    expect(run.summary).toContain(
+      '&#60;script&#62;alert(1)&#60;/script&#62; &#124; broken &#124; table<br><br># not a heading<br>&#124; a &#124; b &#124;'
+    )
     // No blank line inside the prompt's block: Markdown cannot take over halfway through it.
     const promptBlock = run.summary.slice(run.summary.indexOf('<blockquote>'), run.summary.indexOf('</blockquote>'))
     expect(promptBlock).not.toContain('\n')
@@ -164,10 +176,26 @@ describe('inputs checked before any request', () => {
     ['no apiKey', { apiKey: '' }, /Input apiKey is required/],
     ['no baseUrl', { baseUrl: '' }, /Input baseUrl is required/],
     ['no prompt and no jobId', { prompt: '' }, /Input prompt is empty and no jobId is given/],
-    ['a key of the wrong shape', { apiKey: 'sk-not-a-service-key' }, /Input apiKey does not look like an API key of the service \(the value is not shown\)\. A key is svc_ followed by/],
-    ['a plain-http baseUrl that is not loopback', { baseUrl: 'http://docs.example.com' }, /Input baseUrl is 'http:\/\/docs.example.com', but the key may only travel over https/],
-    ['a baseUrl that is not a URL', { baseUrl: 'docs.example.com' }, /Input baseUrl is 'docs.example.com', which is not a URL/],
-    ['a timeout that is not a duration', { timeout: '10 minutes' }, /Input timeout is '10 minutes', which is not a duration/],
+    [
+      'a key of the wrong shape',
+      { apiKey: 'sk-not-a-service-key' },
+      /Input apiKey does not look like an API key of the service \(the value is not shown\)\. A key is svc_ followed by/
+    ],
+    [
+      'a plain-http baseUrl that is not loopback',
+      { baseUrl: 'http://docs.example.com' },
+      /Input baseUrl is 'http:\/\/docs.example.com', but the key may only travel over https/
+    ],
+    [
+      'a baseUrl that is not a URL',
+      { baseUrl: 'docs.example.com' },
+      /Input baseUrl is 'docs.example.com', which is not a URL/
+    ],
+    [
+      'a timeout that is not a duration',
+      { timeout: '10 minutes' },
+      /Input timeout is '10 minutes', which is not a duration/
+    ],
     ['a pollInterval of zero', { pollInterval: '0' }, /Input pollInterval is '0', which is not a duration/],
     ['a wait that is not a boolean', { wait: 'maybe' }, /Input wait is 'maybe', which is not a boolean/]
   ]

@@ -38,7 +38,10 @@ async function startUntil(ready: (stdout: string) => boolean, extra: Record<stri
   return action
 }
 
-async function cancel(action: ReturnType<typeof startAction>, signal: NodeJS.Signals): Promise<{ run: ActionRun; ms: number }> {
+async function cancel(
+  action: ReturnType<typeof startAction>,
+  signal: NodeJS.Signals
+): Promise<{ run: ActionRun; ms: number }> {
   const sentAt = Date.now()
   action.child.kill(signal)
   const run = await action.done
@@ -51,24 +54,27 @@ function expectCleanOutput(run: ActionRun): void {
 }
 
 describe('a run cancelled while it follows the job', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s: ends within 2s, naming the job and how to follow it again', async (signal) => {
-    service = await startStandInService({ plan: { activeMs: 60_000 } })
-    const action = await startUntil((out) => / is active /.test(out))
-    const { run, ms } = await cancel(action, signal)
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s: ends within 2s, naming the job and how to follow it again',
+    async (signal) => {
+      service = await startStandInService({ plan: { activeMs: 60_000 } })
+      const action = await startUntil((out) => / is active /.test(out))
+      const { run, ms } = await cancel(action, signal)
 
-    expect(ms).toBeLessThan(2000)
-    expect(run.code).not.toBe(0)
-    const [job] = service.jobs.keys()
-    expect(service.requestsOf('POST')).toHaveLength(1)
-    expect(run.stdout).toContain(
-      `::error::The run was cancelled. Job ${job} keeps running on the service, which has no cancel operation. ` +
-        `To follow it again, run this action with jobId: ${job}.`
-    )
-    expect(run.outputs.jobId).toBe(job)
-    expect(run.outputs.status).toBe('active')
-    expect(run.summary).toContain('run cancelled')
-    expectCleanOutput(run)
-  })
+      expect(ms).toBeLessThan(2000)
+      expect(run.code).not.toBe(0)
+      const [job] = service.jobs.keys()
+      expect(service.requestsOf('POST')).toHaveLength(1)
+      expect(run.stdout).toContain(
+        `::error::The run was cancelled. Job ${job} keeps running on the service, which has no cancel operation. ` +
+          `To follow it again, run this action with jobId: ${job}.`
+      )
+      expect(run.outputs.jobId).toBe(job)
+      expect(run.outputs.status).toBe('active')
+      expect(run.summary).toContain('run cancelled')
+      expectCleanOutput(run)
+    }
+  )
 
   it('ends promptly when cancelled while a read hangs', async () => {
     service = await startStandInService({ plan: { activeMs: 60_000 } })
@@ -103,7 +109,9 @@ describe('a run cancelled while the job is being created', () => {
       expect(run.stdout).toContain(`::error::The run was cancelled. Job ${job} keeps running on the service`)
       expect(run.stdout).toContain(`run this action with jobId: ${job}.`)
     } else {
-      expect(run.stdout).toContain('::error::The run was cancelled while the job was being created: it may or may not have been created.')
+      expect(run.stdout).toContain(
+        '::error::The run was cancelled while the job was being created: it may or may not have been created.'
+      )
     }
     expectCleanOutput(run)
   })
@@ -125,7 +133,15 @@ describe('a run cancelled while the job is being created', () => {
 
   it('ends at once between tries after a 429, saying no job was created, and never sends it again', async () => {
     service = await startStandInService({
-      faults: [{ method: 'POST', status: 429, body: 'Too Many Requests', contentType: 'text/plain', headers: { 'retry-after': '20' } }]
+      faults: [
+        {
+          method: 'POST',
+          status: 429,
+          body: 'Too Many Requests',
+          contentType: 'text/plain',
+          headers: { 'retry-after': '20' }
+        }
+      ]
     })
     const action = await startUntil((out) => /Trying again in 20s/.test(out))
     const { run, ms } = await cancel(action, 'SIGINT')

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ACTION_ENTRY, runAction, startAction, withoutMaskCommands } from './support/run-action.js'
-import { issueCommentEvent, removeEventFiles, startStandInGitHub, writeEventFile, type CommentEventOptions, type StandInGitHub } from './support/stand-in-github.js'
+import {
+  issueCommentEvent,
+  removeEventFiles,
+  startStandInGitHub,
+  writeEventFile,
+  type CommentEventOptions,
+  type StandInGitHub
+} from './support/stand-in-github.js'
 import { startStandInService, type StandInService } from './support/stand-in-service.js'
 
 const TOKEN = 'ghs_stand_in_token_0123456789'
@@ -67,7 +74,9 @@ describe('a trusted comment', () => {
   it('sends the text after the trigger with the thread as context, reacts, replies, and updates the reply with the pull request', async () => {
     service = await startStandInService({ plan: { activeMs: 200 } })
     github = await startStandInGitHub()
-    const run = await runOnComment({ event: { body: '/docs explain the retry policy in the FAQ', number: 12, title: 'Retries are not documented' } })
+    const run = await runOnComment({
+      event: { body: '/docs explain the retry policy in the FAQ', number: 12, title: 'Retries are not documented' }
+    })
 
     expect(run.code).toBe(0)
     expect(promptsSent()).toEqual([
@@ -79,7 +88,9 @@ describe('a trusted comment', () => {
     expect(github.comments).toHaveLength(1)
     expect(reply.issueNumber).toBe(12)
     expect(reply.bodies[0]).toContain(`[Follow the workflow run](${RUN_LINK})`)
-    expect(reply.body).toBe(`✅ Job \`${run.outputs.jobId}\` opened a pull request: ${run.outputs.prLink}\n\n[Workflow run](${RUN_LINK})`)
+    expect(reply.body).toBe(
+      `✅ Job \`${run.outputs.jobId}\` opened a pull request: ${run.outputs.prLink}\n\n[Workflow run](${RUN_LINK})`
+    )
     expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       `POST /repos/${REPO}/issues/comments/4242/reactions`,
       `POST /repos/${REPO}/issues/12/comments`,
@@ -94,7 +105,14 @@ describe('a trusted comment', () => {
   it('on a pull request, says so in the prompt and links the pull request', async () => {
     service = await startStandInService({ plan: { activeMs: 100 } })
     github = await startStandInGitHub()
-    const run = await runOnComment({ event: { body: '/docs document the new flag from this change', onPullRequest: true, number: 31, title: 'Add --dry-run' } })
+    const run = await runOnComment({
+      event: {
+        body: '/docs document the new flag from this change',
+        onPullRequest: true,
+        number: 31,
+        title: 'Add --dry-run'
+      }
+    })
 
     expect(run.code).toBe(0)
     expect(promptsSent()).toEqual([
@@ -161,19 +179,31 @@ describe('the reply says how the job ended', () => {
   it('timed out: the job keeps running, and the step fails', async () => {
     service = await startStandInService({ plan: { activeMs: 60_000 } })
     github = await startStandInGitHub()
-    const run = await runOnComment({ event: { body: '/docs check the FAQ' }, inputs: { timeout: '500ms', pollInterval: '100ms' } })
+    const run = await runOnComment({
+      event: { body: '/docs check the FAQ' },
+      inputs: { timeout: '500ms', pollInterval: '100ms' }
+    })
 
     expect(run.code).toBe(1)
-    expect(github.comments[0].body).toMatch(/^⏱️ Timed out: job `job_1_\w+` was still active when the run's timeout ran out. It keeps running on the service/)
+    expect(github.comments[0].body).toMatch(
+      /^⏱️ Timed out: job `job_1_\w+` was still active when the run's timeout ran out. It keeps running on the service/
+    )
   })
 
   it('cancelled: the reply names the job that keeps running', async () => {
     service = await startStandInService({ plan: { activeMs: 60_000 } })
     github = await startStandInGitHub()
     let stdout = ''
-    const action = startAction({ ...commentRunOptions({ event: { body: '/docs check the FAQ' } }), onStdout: (chunk) => (stdout += chunk) })
+    const action = startAction({
+      ...commentRunOptions({ event: { body: '/docs check the FAQ' } }),
+      onStdout: (chunk) => (stdout += chunk)
+    })
     // Cancelled once the job exists and the first reply is on the thread.
-    for (let waited = 0; !(stdout.includes('Replied on the issue #12') && stdout.includes('Created job')); waited += 20) {
+    for (
+      let waited = 0;
+      !(stdout.includes('Replied on the issue #12') && stdout.includes('Created job'));
+      waited += 20
+    ) {
       if (waited > 5000) throw new Error(`The run never got going:\n${stdout}`)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
@@ -181,7 +211,9 @@ describe('the reply says how the job ended', () => {
     const run = await action.done
 
     expect(run.code).toBe(1)
-    expect(github.comments[0].body).toMatch(/^🛑 The workflow run was cancelled\. Job `job_1_\w+` keeps running on the service/)
+    expect(github.comments[0].body).toMatch(
+      /^🛑 The workflow run was cancelled\. Job `job_1_\w+` keeps running on the service/
+    )
   })
 
   it('failed before a job: an input error is told on the thread too', async () => {
@@ -197,12 +229,36 @@ describe('the reply says how the job ended', () => {
 
 describe('comments that start nothing', () => {
   const cases: [string, CommentEventOptions, RegExp][] = [
-    ['an untrusted author', { body: '/docs rewrite everything', association: 'NONE', login: 'drive-by' }, /::notice::The comment by drive-by starts with \/docs, but their association with the repository is NONE, which is not in allowedAssociations/],
-    ['a first-time contributor', { body: '/docs x', association: 'FIRST_TIME_CONTRIBUTOR' }, /association with the repository is FIRST_TIME_CONTRIBUTOR, which is not in/],
-    ['a bot, even with an allowed association', { body: '/docs x', userType: 'Bot', login: 'github-actions[bot]', association: 'OWNER' }, /::notice::The comment is by a bot \(github-actions\[bot\]\)/],
-    ['a comment without the trigger', { body: 'Thanks, this looks good' }, /::notice::The comment does not start with \/docs: it starts nothing\./],
-    ['an edited comment', { body: '/docs explain it', action: 'edited' }, /::notice::The comment was edited, not created: only a new comment starts a job/],
-    ['a trigger with nothing after it', { body: '/docs   ' }, /::notice::The comment by octo-maintainer has nothing after \/docs/]
+    [
+      'an untrusted author',
+      { body: '/docs rewrite everything', association: 'NONE', login: 'drive-by' },
+      /::notice::The comment by drive-by starts with \/docs, but their association with the repository is NONE, which is not in allowedAssociations/
+    ],
+    [
+      'a first-time contributor',
+      { body: '/docs x', association: 'FIRST_TIME_CONTRIBUTOR' },
+      /association with the repository is FIRST_TIME_CONTRIBUTOR, which is not in/
+    ],
+    [
+      'a bot, even with an allowed association',
+      { body: '/docs x', userType: 'Bot', login: 'github-actions[bot]', association: 'OWNER' },
+      /::notice::The comment is by a bot \(github-actions\[bot\]\)/
+    ],
+    [
+      'a comment without the trigger',
+      { body: 'Thanks, this looks good' },
+      /::notice::The comment does not start with \/docs: it starts nothing\./
+    ],
+    [
+      'an edited comment',
+      { body: '/docs explain it', action: 'edited' },
+      /::notice::The comment was edited, not created: only a new comment starts a job/
+    ],
+    [
+      'a trigger with nothing after it',
+      { body: '/docs   ' },
+      /::notice::The comment by octo-maintainer has nothing after \/docs/
+    ]
   ]
   it.each(cases)('%s: the step succeeds with a notice; no job, no reaction, no reply', async (_name, event, notice) => {
     service = await startStandInService()
@@ -222,7 +278,9 @@ describe('comments that start nothing', () => {
     const run = await runOnComment({ event: { body: '/docs x' }, inputs: { allowedAssociations: 'OWNER,MAINTAINERS' } })
 
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/::error::Input allowedAssociations is 'OWNER,MAINTAINERS', and MAINTAINERS is not an author association/)
+    expect(run.stdout).toMatch(
+      /::error::Input allowedAssociations is 'OWNER,MAINTAINERS', and MAINTAINERS is not an author association/
+    )
     expect(service.requests).toHaveLength(0)
   })
 })
@@ -236,7 +294,9 @@ describe('GitHub trouble never changes the outcome', () => {
     expect(run.code).toBe(0)
     expect(run.outputs.status).toBe('completed')
     expect(run.outputs.prLink).toMatch(/^https:/)
-    expect(run.stdout).toMatch(/::warning::Could not react to the comment on the issue #12: HTTP 403 \(Resource not accessible by integration.*"issues: write" and "pull-requests: write"/)
+    expect(run.stdout).toMatch(
+      /::warning::Could not react to the comment on the issue #12: HTTP 403 \(Resource not accessible by integration.*"issues: write" and "pull-requests: write"/
+    )
     // No reply was made, so the outcome is tried as a new reply.
     expect(github.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST'])
     expect(github.requests[2].body.body).toMatch(/^✅ Job/)
@@ -252,7 +312,9 @@ describe('GitHub trouble never changes the outcome', () => {
 
     expect(run.code).toBe(0)
     expect(run.outputs.status).toBe('completed')
-    expect(run.stdout).toMatch(/::warning::Could not reply on the issue #12: no answer from GitHub \(.+\)\. The job is not affected\./)
+    expect(run.stdout).toMatch(
+      /::warning::Could not reply on the issue #12: no answer from GitHub \(.+\)\. The job is not affected\./
+    )
   })
 
   it('an empty githubToken: one warning, no GitHub call, and the job runs', async () => {
@@ -263,7 +325,9 @@ describe('GitHub trouble never changes the outcome', () => {
     expect(run.code).toBe(0)
     expect(service.requestsOf('POST')).toHaveLength(1)
     expect(github.requests).toHaveLength(0)
-    expect(run.stdout).toContain('::warning::githubToken is empty: no reaction or reply on the issue #12. The job runs all the same.')
+    expect(run.stdout).toContain(
+      '::warning::githubToken is empty: no reaction or reply on the issue #12. The job runs all the same.'
+    )
   })
 })
 
@@ -313,14 +377,21 @@ describe('the GitHub client', () => {
       copyFileSync(ACTION_ENTRY, entry)
       copyFileSync(join(dirname(ACTION_ENTRY), 'package.json'), join(dir, 'package.json'))
 
-      const ordinary = await runOnComment({ event: { body: 'n/a' }, entry, env: { GITHUB_EVENT_NAME: 'push' }, inputs: { prompt: 'Document the flag' } })
+      const ordinary = await runOnComment({
+        event: { body: 'n/a' },
+        entry,
+        env: { GITHUB_EVENT_NAME: 'push' },
+        inputs: { prompt: 'Document the flag' }
+      })
       expect(ordinary.code).toBe(0)
       expect(ordinary.stdout).not.toContain('::warning::')
 
       const fromComment = await runOnComment({ event: { body: '/docs explain it' }, entry })
       expect(fromComment.code).toBe(0)
       expect(fromComment.outputs.status).toBe('completed')
-      expect(fromComment.stdout).toMatch(/::warning::Could not load the GitHub client: Cannot find module .+\. The job is not affected\./)
+      expect(fromComment.stdout).toMatch(
+        /::warning::Could not load the GitHub client: Cannot find module .+\. The job is not affected\./
+      )
       expect(github.requests).toHaveLength(0)
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -332,7 +403,10 @@ describe('an issue_comment run with a prompt input', () => {
   it('is an ordinary run: the prompt is sent as given, and the thread is left alone', async () => {
     service = await startStandInService({ plan: { activeMs: 100 } })
     github = await startStandInGitHub()
-    const run = await runOnComment({ event: { body: '/docs something else', association: 'NONE' }, inputs: { prompt: 'Refresh the API reference' } })
+    const run = await runOnComment({
+      event: { body: '/docs something else', association: 'NONE' },
+      inputs: { prompt: 'Refresh the API reference' }
+    })
 
     expect(run.code).toBe(0)
     expect(promptsSent()).toEqual(['Refresh the API reference'])

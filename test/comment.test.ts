@@ -1,6 +1,13 @@
 // Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { decideComment, instructionAfter, parseAssociations, promptWithContext, readCommentRequest, type CommentRules } from '../src/comment.js'
+import {
+  decideComment,
+  instructionAfter,
+  parseAssociations,
+  promptWithContext,
+  readCommentRequest,
+  type CommentRules
+} from '../src/comment.js'
 import { issueCommentEvent, removeEventFiles, writeEventFile } from './support/stand-in-github.js'
 
 afterAll(removeEventFiles)
@@ -24,14 +31,20 @@ describe('instructionAfter', () => {
     expect(instructionAfter(body, '/docs')).toBe(expected)
   })
 
-  it.each(['please /docs explain it', '/docsify the readme', '/doc explain it', '', 'docs explain it'])('%j is not an instruction', (body) => {
-    expect(instructionAfter(body, '/docs')).toBeNull()
-  })
+  it.each(['please /docs explain it', '/docsify the readme', '/doc explain it', '', 'docs explain it'])(
+    '%j is not an instruction',
+    (body) => {
+      expect(instructionAfter(body, '/docs')).toBeNull()
+    }
+  )
 })
 
 describe('decideComment', () => {
   it('starts a job for an owner, with the thread as context', () => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs explain the retry policy in the FAQ', number: 7, title: 'Retries?' }), rules)
+    const decision = decideComment(
+      issueCommentEvent({ body: '/docs explain the retry policy in the FAQ', number: 7, title: 'Retries?' }),
+      rules
+    )
 
     expect(decision).toEqual({
       start: true,
@@ -42,15 +55,26 @@ describe('decideComment', () => {
         id: 4242,
         author: 'octo-maintainer',
         repository: 'octo-org/docs-site',
-        thread: { kind: 'issue', number: 7, title: 'Retries?', url: 'https://github.example/octo-org/docs-site/issues/7' }
+        thread: {
+          kind: 'issue',
+          number: 7,
+          title: 'Retries?',
+          url: 'https://github.example/octo-org/docs-site/issues/7'
+        }
       }
     })
   })
 
   it('knows a pull request thread from an issue', () => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs document this change', onPullRequest: true, number: 31 }), rules)
+    const decision = decideComment(
+      issueCommentEvent({ body: '/docs document this change', onPullRequest: true, number: 31 }),
+      rules
+    )
 
-    expect(decision.start && decision.comment.thread).toMatchObject({ kind: 'pull request', url: 'https://github.example/octo-org/docs-site/pull/31' })
+    expect(decision.start && decision.comment.thread).toMatchObject({
+      kind: 'pull request',
+      url: 'https://github.example/octo-org/docs-site/pull/31'
+    })
     expect(decision.start && decision.prompt).toContain('in a comment on pull request #31')
   })
 
@@ -58,17 +82,25 @@ describe('decideComment', () => {
     expect(decideComment(issueCommentEvent({ body: '/docs x', association }), rules).start).toBe(true)
   })
 
-  it.each(['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'NONE', 'MANNEQUIN'])('refuses %s by default, naming the association', (association) => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs x', association, login: 'stranger' }), rules)
+  it.each(['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'NONE', 'MANNEQUIN'])(
+    'refuses %s by default, naming the association',
+    (association) => {
+      const decision = decideComment(issueCommentEvent({ body: '/docs x', association, login: 'stranger' }), rules)
 
-    expect(decision).toEqual({
-      start: false,
-      reason: expect.stringContaining(`The comment by stranger starts with /docs, but their association with the repository is ${association}`)
-    })
-  })
+      expect(decision).toEqual({
+        start: false,
+        reason: expect.stringContaining(
+          `The comment by stranger starts with /docs, but their association with the repository is ${association}`
+        )
+      })
+    }
+  )
 
   it('lets in an association the rules add', () => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs x', association: 'CONTRIBUTOR' }), { ...rules, allowedAssociations: ['CONTRIBUTOR'] })
+    const decision = decideComment(issueCommentEvent({ body: '/docs x', association: 'CONTRIBUTOR' }), {
+      ...rules,
+      allowedAssociations: ['CONTRIBUTOR']
+    })
     expect(decision.start).toBe(true)
   })
 
@@ -79,13 +111,19 @@ describe('decideComment', () => {
   })
 
   it('never starts a job for a bot, even an allowed one', () => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs x', userType: 'Bot', login: 'github-actions[bot]', association: 'OWNER' }), rules)
+    const decision = decideComment(
+      issueCommentEvent({ body: '/docs x', userType: 'Bot', login: 'github-actions[bot]', association: 'OWNER' }),
+      rules
+    )
     expect(decision).toEqual({ start: false, reason: expect.stringContaining('by a bot (github-actions[bot])') })
   })
 
   it.each(['edited', 'deleted'])('an %s comment starts nothing', (action) => {
     const decision = decideComment(issueCommentEvent({ body: '/docs x', action }), rules)
-    expect(decision).toEqual({ start: false, reason: expect.stringContaining(`The comment was ${action}, not created`) })
+    expect(decision).toEqual({
+      start: false,
+      reason: expect.stringContaining(`The comment was ${action}, not created`)
+    })
   })
 
   it('a comment without the trigger starts nothing', () => {
@@ -103,12 +141,19 @@ describe('decideComment', () => {
   })
 
   it('refuses a stranger before looking at their instruction, and a bot before anything else', () => {
-    expect(decideComment(issueCommentEvent({ body: '/docs', association: 'NONE' }), rules)).toMatchObject({ reason: expect.stringContaining('is NONE') })
-    expect(decideComment(issueCommentEvent({ body: 'hi', userType: 'Bot' }), rules)).toMatchObject({ reason: expect.stringContaining('by a bot') })
+    expect(decideComment(issueCommentEvent({ body: '/docs', association: 'NONE' }), rules)).toMatchObject({
+      reason: expect.stringContaining('is NONE')
+    })
+    expect(decideComment(issueCommentEvent({ body: 'hi', userType: 'Bot' }), rules)).toMatchObject({
+      reason: expect.stringContaining('by a bot')
+    })
   })
 
   it('takes the repository from the payload when GITHUB_REPOSITORY is not set', () => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs x', repository: 'other/repo' }), { ...rules, repository: undefined })
+    const decision = decideComment(issueCommentEvent({ body: '/docs x', repository: 'other/repo' }), {
+      ...rules,
+      repository: undefined
+    })
     expect(decision.start && decision.comment.thread.url).toBe('https://github.example/other/repo/issues/12')
   })
 
@@ -122,7 +167,12 @@ describe('promptWithContext', () => {
     id: 1,
     author: 'alice',
     repository: 'o/r',
-    thread: { kind: 'pull request' as const, number: 12, title: 'Add "retry" flag\nsecond line', url: 'https://github.com/o/r/pull/12' }
+    thread: {
+      kind: 'pull request' as const,
+      number: 12,
+      title: 'Add "retry" flag\nsecond line',
+      url: 'https://github.com/o/r/pull/12'
+    }
   }
 
   it('puts the title on one line, quoted', () => {
@@ -145,7 +195,12 @@ describe('promptWithContext', () => {
 
 describe('parseAssociations', () => {
   it('reads a comma- or space-separated list in any case', () => {
-    expect(parseAssociations('owner, Member,COLLABORATOR  contributor')).toEqual(['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR'])
+    expect(parseAssociations('owner, Member,COLLABORATOR  contributor')).toEqual([
+      'OWNER',
+      'MEMBER',
+      'COLLABORATOR',
+      'CONTRIBUTOR'
+    ])
   })
 
   it.each([
@@ -196,7 +251,10 @@ describe('readCommentRequest', () => {
     process.env.INPUT_TRIGGER = '/explain'
     process.env.INPUT_ALLOWEDASSOCIATIONS = 'CONTRIBUTOR'
     const path = writeEventFile(issueCommentEvent({ body: '/explain the cache', association: 'CONTRIBUTOR' }))
-    expect(readCommentRequest(env({ GITHUB_EVENT_PATH: path }))).toMatchObject({ start: true, prompt: expect.stringMatching(/^the cache\n/) })
+    expect(readCommentRequest(env({ GITHUB_EVENT_PATH: path }))).toMatchObject({
+      start: true,
+      prompt: expect.stringMatching(/^the cache\n/)
+    })
   })
 
   it('rejects a trigger with a blank in it', () => {
@@ -205,7 +263,9 @@ describe('readCommentRequest', () => {
   })
 
   it('says so when the payload cannot be read', () => {
-    expect(() => readCommentRequest(env({ GITHUB_EVENT_PATH: '/nonexistent/event.json' }))).toThrow(/payload \(\/nonexistent\/event.json\) could not be read/)
+    expect(() => readCommentRequest(env({ GITHUB_EVENT_PATH: '/nonexistent/event.json' }))).toThrow(
+      /payload \(\/nonexistent\/event.json\) could not be read/
+    )
     expect(() => readCommentRequest(env({ GITHUB_EVENT_PATH: '' }))).toThrow(/GITHUB_EVENT_PATH is not set/)
   })
 })

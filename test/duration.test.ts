@@ -15,7 +15,9 @@ describe('parseDuration', () => {
   })
 
   it.each(['', '5 s', '5sec', '-1s', '0', '0ms', 'soon', '1h30m', '1e3'])('rejects %j, quoting it', (text) => {
-    expect(() => parseDuration(text, 'pollInterval')).toThrow(`Input pollInterval is '${text}', which is not a duration.`)
+    expect(() => parseDuration(text, 'pollInterval')).toThrow(
+      `Input pollInterval is '${text}', which is not a duration.`
+    )
   })
 })
 

@@ -36,10 +36,13 @@ describe('readSettings', () => {
     expect(readSettings().baseUrl).toBe('https://gateway.example.com/docs-agent')
   })
 
-  it.each(['http://127.0.0.1:8080', 'http://localhost:3000', 'http://[::1]:9000'])('accepts plain http for the loopback host %s', (baseUrl) => {
-    setInputs({ baseUrl })
-    expect(readSettings().baseUrl).toBe(baseUrl)
-  })
+  it.each(['http://127.0.0.1:8080', 'http://localhost:3000', 'http://[::1]:9000'])(
+    'accepts plain http for the loopback host %s',
+    (baseUrl) => {
+      setInputs({ baseUrl })
+      expect(readSettings().baseUrl).toBe(baseUrl)
+    }
+  )
 
   it('rejects credentials in baseUrl without quoting them', () => {
     setInputs({ baseUrl: 'https://user:hunter2@api.example.com' })
@@ -67,7 +70,9 @@ describe('readSettings', () => {
     const settings = readSettings()
     expect(settings.jobId).toBe('job_42')
     expect(settings.prompt).toBe('')
-    expect(writes.mock.calls.join('')).toContain('::warning::Both prompt and jobId are given: following job job_42; the prompt is not sent.')
+    expect(writes.mock.calls.join('')).toContain(
+      '::warning::Both prompt and jobId are given: following job job_42; the prompt is not sent.'
+    )
   })
 
   it('reads booleans and durations', () => {
@@ -75,10 +80,15 @@ describe('readSettings', () => {
     expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 500 })
   })
 
-  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc'])('rejects the key %j by its shape, never showing it', (apiKey) => {
-    setInputs({ apiKey })
-    expect(() => readSettings()).toThrow(/Input apiKey does not look like an API key of the service \(the value is not shown\)/)
-  })
+  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc'])(
+    'rejects the key %j by its shape, never showing it',
+    (apiKey) => {
+      setInputs({ apiKey })
+      expect(() => readSettings()).toThrow(
+        /Input apiKey does not look like an API key of the service \(the value is not shown\)/
+      )
+    }
+  )
 })
 
 describe('describeSettings', () => {

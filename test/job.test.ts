@@ -25,12 +25,19 @@ describe('parseJob', () => {
     })
   })
 
-  it.each([undefined, null, 'text', [], {}, { id: 'j1' }, { status: 'active' }, { id: '', status: 'active' }, { id: 3, status: 'active' }])(
-    'is null for %j, which is not a job record',
-    (body) => {
-      expect(parseJob(body)).toBeNull()
-    }
-  )
+  it.each([
+    undefined,
+    null,
+    'text',
+    [],
+    {},
+    { id: 'j1' },
+    { status: 'active' },
+    { id: '', status: 'active' },
+    { id: 3, status: 'active' }
+  ])('is null for %j, which is not a job record', (body) => {
+    expect(parseJob(body)).toBeNull()
+  })
 
   it.each(['javascript:alert(1)', 'ftp://x/y', 'not a url', 42])('drops a prLink that is not http(s): %j', (prLink) => {
     expect(parseJob({ id: 'j1', status: 'completed', prLink })?.prLink).toBeNull()

@@ -57,7 +57,10 @@ describe('through a forward proxy', () => {
   it('sends the credentials in the proxy URL to the proxy, and only to it', async () => {
     service = await startStandInService({ plan: { activeMs: 100 } })
     proxy = await startProxy()
-    const run = await runAction({ inputs: inputs(), env: { HTTP_PROXY: `http://runner:pr0xy-pass@127.0.0.1:${proxy.port}` } })
+    const run = await runAction({
+      inputs: inputs(),
+      env: { HTTP_PROXY: `http://runner:pr0xy-pass@127.0.0.1:${proxy.port}` }
+    })
 
     expect(run.code).toBe(0)
     const basic = `Basic ${Buffer.from('runner:pr0xy-pass').toString('base64')}`
@@ -118,10 +121,19 @@ describe('the test proxy itself', () => {
     proxy = await startProxy()
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: proxy!.port, method: 'GET', path: `${service.url}/v2/agent/docs/job/job_0`, headers: { authorization: `Bearer ${service.apiKey}` } },
+        {
+          host: '127.0.0.1',
+          port: proxy!.port,
+          method: 'GET',
+          path: `${service.url}/v2/agent/docs/job/job_0`,
+          headers: { authorization: `Bearer ${service.apiKey}` }
+        },
         (res) => {
           let text = ''
-          res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+          res
+            .setEncoding('utf8')
+            .on('data', (c) => (text += c))
+            .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
         }
       )
       req.on('error', reject).end()
@@ -129,7 +141,9 @@ describe('the test proxy itself', () => {
 
     expect(status).toBe(404)
     expect(JSON.parse(body)).toEqual({ error: 'Job not found' })
-    expect(proxy.seen).toEqual([expect.objectContaining({ method: 'GET', target: `127.0.0.1:${service.port}`, path: '/v2/agent/docs/job/job_0' })])
+    expect(proxy.seen).toEqual([
+      expect.objectContaining({ method: 'GET', target: `127.0.0.1:${service.port}`, path: '/v2/agent/docs/job/job_0' })
+    ])
     expect(service.requestsOf('GET', '/job/job_0')).toHaveLength(1)
   })
 })

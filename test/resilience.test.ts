@@ -22,7 +22,10 @@ function inputs(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 /** Runs the action and measures how long the step took from start to exit. */
-async function timedRun(extra: Record<string, string> = {}, env: Record<string, string> = {}): Promise<ActionRun & { ms: number }> {
+async function timedRun(
+  extra: Record<string, string> = {},
+  env: Record<string, string> = {}
+): Promise<ActionRun & { ms: number }> {
   const started = Date.now()
   const run = await runAction({ inputs: inputs(extra), env })
   return { ...run, ms: Date.now() - started }
@@ -59,20 +62,39 @@ describe('creating the job', () => {
   it('tries again after a 429 with Retry-After: 0, and succeeds with one job', async () => {
     service = await startStandInService({
       plan: { activeMs: 100 },
-      faults: [{ method: 'POST', status: 429, body: 'Too Many Requests', contentType: 'text/plain', headers: { 'retry-after': '0' } }]
+      faults: [
+        {
+          method: 'POST',
+          status: 429,
+          body: 'Too Many Requests',
+          contentType: 'text/plain',
+          headers: { 'retry-after': '0' }
+        }
+      ]
     })
     const run = await timedRun()
 
     expect(run.code).toBe(0)
     expect(posts()).toBe(2)
     expect(run.outputs.jobId).toBe(onlyJob())
-    expect(run.stdout).toMatch(/::warning::The service's rate limit was reached \(HTTP 429\).*Trying again in 0ms \(try 2 of 4\)\./)
+    expect(run.stdout).toMatch(
+      /::warning::The service's rate limit was reached \(HTTP 429\).*Trying again in 0ms \(try 2 of 4\)\./
+    )
     expectCleanOutput(run)
   })
 
   it('gives up after a few tries when every create is rate limited, saying what the limit is', async () => {
     service = await startStandInService({
-      faults: [{ method: 'POST', status: 429, body: 'Too Many Requests', contentType: 'text/plain', headers: { 'retry-after': '0' }, times: 100 }]
+      faults: [
+        {
+          method: 'POST',
+          status: 429,
+          body: 'Too Many Requests',
+          contentType: 'text/plain',
+          headers: { 'retry-after': '0' },
+          times: 100
+        }
+      ]
     })
     const run = await timedRun()
 
@@ -93,7 +115,10 @@ describe('creating the job', () => {
     await service.stopListening()
     let refusedSeen = (): void => {}
     const refused = new Promise<void>((resolve) => (refusedSeen = resolve))
-    const action = startAction({ inputs: inputs(), onStdout: (chunk) => /Could not reach the service/.test(chunk) && refusedSeen() })
+    const action = startAction({
+      inputs: inputs(),
+      onStdout: (chunk) => /Could not reach the service/.test(chunk) && refusedSeen()
+    })
     await refused
     await service.listenAgain()
     const run = await action.done
@@ -116,7 +141,9 @@ describe('creating the job', () => {
     expect(posts()).toBe(1)
     expect(service.created).toBe(1)
     expect(gets()).toBe(0)
-    expect(errors(run)).toEqual([expect.stringMatching(/^::error::Creating the job got no answer from http:\/\/127\.0\.0\.1:\d+: .+\. /)])
+    expect(errors(run)).toEqual([
+      expect.stringMatching(/^::error::Creating the job got no answer from http:\/\/127\.0\.0\.1:\d+: .+\. /)
+    ])
     expect(errors(run)[0]).toContain(MAY_OR_MAY_NOT)
     expect(run.outputs.jobId).toBeUndefined()
     expectCleanOutput(run)
@@ -125,22 +152,31 @@ describe('creating the job', () => {
   it.each([
     [500, { error: 'Internal error' }, 'application/json', 'Internal error'],
     [502, '<html><body><center><h1>502 Bad Gateway</h1></center></body></html>', 'text/html', '502 Bad Gateway']
-  ])('does not send the create again after a %i, which may have made a job', async (status, body, contentType, shown) => {
-    service = await startStandInService({ faults: [{ method: 'POST', status, body, contentType, afterCreate: true }] })
-    const run = await timedRun()
+  ])(
+    'does not send the create again after a %i, which may have made a job',
+    async (status, body, contentType, shown) => {
+      service = await startStandInService({
+        faults: [{ method: 'POST', status, body, contentType, afterCreate: true }]
+      })
+      const run = await timedRun()
 
-    expect(run.code).toBe(1)
-    expect(posts()).toBe(1)
-    expect(service.created).toBe(1)
-    expect(errors(run)).toEqual([`::error::The service failed while creating the job (HTTP ${status}: ${shown}). ${MAY_OR_MAY_NOT}`])
-    expectCleanOutput(run)
-  })
+      expect(run.code).toBe(1)
+      expect(posts()).toBe(1)
+      expect(service.created).toBe(1)
+      expect(errors(run)).toEqual([
+        `::error::The service failed while creating the job (HTTP ${status}: ${shown}). ${MAY_OR_MAY_NOT}`
+      ])
+      expectCleanOutput(run)
+    }
+  )
 
   it('shows a short text excerpt of an HTML error page, not its tags', async () => {
     const page =
       '<!DOCTYPE html><html><head><title>503</title><style>body { color: red }</style><script>track()</script></head>' +
       `<body><h1>Service&nbsp;Unavailable</h1><p>The server is down for maintenance.</p><p>${'Lorem ipsum dolor sit amet. '.repeat(40)}</p></body></html>`
-    service = await startStandInService({ faults: [{ method: 'POST', status: 503, body: page, contentType: 'text/html' }] })
+    service = await startStandInService({
+      faults: [{ method: 'POST', status: 503, body: page, contentType: 'text/html' }]
+    })
     const run = await timedRun()
 
     expect(run.code).toBe(1)
@@ -161,7 +197,9 @@ describe('creating the job', () => {
     expect(run.ms).toBeLessThan(2000)
     expect(run.code).toBe(1)
     expect(posts()).toBe(1)
-    expect(errors(run)).toEqual([`::error::The timeout ran out before the service answered the create. ${MAY_OR_MAY_NOT}`])
+    expect(errors(run)).toEqual([
+      `::error::The timeout ran out before the service answered the create. ${MAY_OR_MAY_NOT}`
+    ])
     expectCleanOutput(run)
   })
 
@@ -186,7 +224,9 @@ describe('creating the job', () => {
     expect(run.code).toBe(1)
     expect(posts()).toBe(1)
     expect(errors(run)).toEqual([
-      expect.stringContaining('::error::The service rejected the API key (HTTP 401): it is expired or unknown. Check the repository secret passed as apiKey')
+      expect.stringContaining(
+        '::error::The service rejected the API key (HTTP 401): it is expired or unknown. Check the repository secret passed as apiKey'
+      )
     ])
     expect(withoutMaskCommands(run.all)).not.toContain('svc_expired_key')
     expectCleanOutput(run)
@@ -198,7 +238,9 @@ describe('creating the job', () => {
 
     expect(run.code).toBe(1)
     expect(gets()).toBe(1)
-    expect(errors(run)).toEqual([expect.stringContaining('::error::The service rejected the API key (HTTP 401): it is expired or unknown.')])
+    expect(errors(run)).toEqual([
+      expect.stringContaining('::error::The service rejected the API key (HTTP 401): it is expired or unknown.')
+    ])
     expectCleanOutput(run)
   })
 
@@ -230,7 +272,10 @@ describe('creating the job', () => {
   it.each(['POST', 'GET'] as const)('does not follow a redirect on a %s, and says so', async (method) => {
     const other = await startElsewhere()
     const location = `http://127.0.0.1:${other.port}/v2/agent/docs/job`
-    service = await startStandInService({ plan: { activeMs: 60_000 }, faults: [{ method, status: 307, headers: { location } }] })
+    service = await startStandInService({
+      plan: { activeMs: 60_000 },
+      faults: [{ method, status: 307, headers: { location } }]
+    })
     const run = await timedRun()
 
     expect(run.code).toBe(1)
@@ -263,7 +308,11 @@ describe('following the job', () => {
     expect(posts()).toBe(1)
     expect(service.injected).toHaveLength(2)
     expect(gets()).toBeGreaterThanOrEqual(3)
-    expect(run.stdout.match(new RegExp(`^(Reading|Could not read) job ${run.outputs.jobId}.* Trying again in [\\d.]+s\\.$`, 'gm'))).toHaveLength(2)
+    expect(
+      run.stdout.match(
+        new RegExp(`^(Reading|Could not read) job ${run.outputs.jobId}.* Trying again in [\\d.]+s\\.$`, 'gm')
+      )
+    ).toHaveLength(2)
     expectCleanOutput(run)
   })
 
@@ -284,7 +333,15 @@ describe('following the job', () => {
     const until = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000)
     service = await startStandInService({
       plan: { activeMs: 150 },
-      faults: [{ method: 'GET', status: 503, body: 'busy', contentType: 'text/plain', headers: { 'retry-after': until.toUTCString() } }]
+      faults: [
+        {
+          method: 'GET',
+          status: 503,
+          body: 'busy',
+          contentType: 'text/plain',
+          headers: { 'retry-after': until.toUTCString() }
+        }
+      ]
     })
     const run = await timedRun()
 
@@ -298,7 +355,16 @@ describe('following the job', () => {
   it('does not let a Retry-After longer than the time left make it overrun the timeout', async () => {
     service = await startStandInService({
       plan: { activeMs: 60_000 },
-      faults: [{ method: 'GET', status: 503, body: 'busy', contentType: 'text/plain', headers: { 'retry-after': '120' }, times: 1000 }]
+      faults: [
+        {
+          method: 'GET',
+          status: 503,
+          body: 'busy',
+          contentType: 'text/plain',
+          headers: { 'retry-after': '120' },
+          times: 1000
+        }
+      ]
     })
     const run = await timedRun({ timeout: '1500ms' })
 
@@ -316,7 +382,16 @@ describe('following the job', () => {
   it('does not read in a tight loop when every read says Retry-After: 0', async () => {
     service = await startStandInService({
       plan: { activeMs: 60_000 },
-      faults: [{ method: 'GET', status: 503, body: 'busy', contentType: 'text/plain', headers: { 'retry-after': '0' }, times: 100_000 }]
+      faults: [
+        {
+          method: 'GET',
+          status: 503,
+          body: 'busy',
+          contentType: 'text/plain',
+          headers: { 'retry-after': '0' },
+          times: 100_000
+        }
+      ]
     })
     const run = await timedRun({ timeout: '1s', pollInterval: '50ms' })
 
@@ -328,7 +403,10 @@ describe('following the job', () => {
   })
 
   it('ends at the timeout, not later, when a read never answers', async () => {
-    service = await startStandInService({ plan: { activeMs: 60_000 }, faults: [{ method: 'GET', hang: true, times: 1000 }] })
+    service = await startStandInService({
+      plan: { activeMs: 60_000 },
+      faults: [{ method: 'GET', hang: true, times: 1000 }]
+    })
     const run = await timedRun({ timeout: '1500ms' })
 
     expect(run.ms).toBeGreaterThanOrEqual(1500)
@@ -337,7 +415,9 @@ describe('following the job', () => {
     expect(gets()).toBe(1)
     const id = run.outputs.jobId
     expect(errors(run)).toEqual([
-      expect.stringContaining(`::error::Job ${id} did not reach a final status within the timeout of 1.5s (last status: active).`)
+      expect.stringContaining(
+        `::error::Job ${id} did not reach a final status within the timeout of 1.5s (last status: active).`
+      )
     ])
     expect(run.stdout).toContain(`run this action with jobId: ${id}`)
     expectCleanOutput(run)
@@ -361,7 +441,10 @@ describe('following the job', () => {
   })
 
   it('reads again after a single 404 (a replica behind the create), and succeeds', async () => {
-    service = await startStandInService({ plan: { activeMs: 150 }, faults: [{ method: 'GET', status: 404, body: { error: 'Job not found' } }] })
+    service = await startStandInService({
+      plan: { activeMs: 150 },
+      faults: [{ method: 'GET', status: 404, body: { error: 'Job not found' } }]
+    })
     const run = await timedRun()
 
     expect(run.code).toBe(0)
@@ -371,12 +454,17 @@ describe('following the job', () => {
   })
 
   it("reads again after a proxy's HTML page served as 200, and succeeds", async () => {
-    service = await startStandInService({ plan: { activeMs: 150 }, faults: [{ method: 'GET', status: 200, body: HTML_PAGE, contentType: 'text/html' }] })
+    service = await startStandInService({
+      plan: { activeMs: 150 },
+      faults: [{ method: 'GET', status: 200, body: HTML_PAGE, contentType: 'text/html' }]
+    })
     const run = await timedRun()
 
     expect(run.code).toBe(0)
     expect(run.outputs.status).toBe('completed')
-    expect(run.stdout).toContain('with something that is not a job record (HTTP 200: Please log in to the proxy); a proxy may be in the way.')
+    expect(run.stdout).toContain(
+      'with something that is not a job record (HTTP 200: Please log in to the proxy); a proxy may be in the way.'
+    )
     expectCleanOutput(run)
   })
 
@@ -404,9 +492,25 @@ describe('the key', () => {
   it('is never printed with step debug logging on, even when error pages echo it', async () => {
     service = await startStandInService({ plan: { activeMs: 200 } })
     const echo = `Authorization: Bearer ${service.apiKey}`
-    service.addFault({ method: 'POST', status: 429, body: echo, contentType: 'text/plain', headers: { 'retry-after': '0' } })
-    service.addFault({ method: 'GET', status: 502, body: `<html><body><pre>${echo}</pre></body></html>`, contentType: 'text/html' })
-    service.addFault({ method: 'GET', status: 200, body: `<html><body>Proxy login. ${echo}</body></html>`, contentType: 'text/html' })
+    service.addFault({
+      method: 'POST',
+      status: 429,
+      body: echo,
+      contentType: 'text/plain',
+      headers: { 'retry-after': '0' }
+    })
+    service.addFault({
+      method: 'GET',
+      status: 502,
+      body: `<html><body><pre>${echo}</pre></body></html>`,
+      contentType: 'text/html'
+    })
+    service.addFault({
+      method: 'GET',
+      status: 200,
+      body: `<html><body>Proxy login. ${echo}</body></html>`,
+      contentType: 'text/html'
+    })
     service.addFault({ method: 'GET', status: 500, body: { error: `upstream said: ${echo}` } })
     const run = await timedRun({}, { RUNNER_DEBUG: '1' })
 
@@ -434,7 +538,11 @@ describe('the key', () => {
 
     expect(run.code).toBe(1)
     // The runner decodes %25 back to %: the user reads `.../login/Bearer%20***`.
-    expect(errors(run)).toEqual([expect.stringMatching(/^::error::The service answered with a redirect \(HTTP 302 to http:\/\/127\.0\.0\.1:\d+\/login\/Bearer%(25)?20\*\*\*\), which is not followed/)])
+    expect(errors(run)).toEqual([
+      expect.stringMatching(
+        /^::error::The service answered with a redirect \(HTTP 302 to http:\/\/127\.0\.0\.1:\d+\/login\/Bearer%(25)?20\*\*\*\), which is not followed/
+      )
+    ])
     expect(other.requests).toEqual([])
     expect(withoutMaskCommands(run.all)).not.toContain(service.apiKey)
     expectCleanOutput(run)

@@ -22,7 +22,7 @@ describe('pollDelays', () => {
 
   it('spreads runs started together', () => {
     let seed = 1
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647)
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647
     const starts = Array.from({ length: 20 }, () => first(6, 5000, random).reduce((a, b) => a + b))
     expect(new Set(starts).size).toBeGreaterThan(15)
   })

@@ -19,7 +19,13 @@ afterEach(async () => {
 })
 
 function client(baseUrl: string, limits: Partial<typeof DEFAULT_LIMITS> = {}): JobService {
-  return new JobService({ baseUrl, projectId: 'docs', apiKey: KEY, limits: { ...DEFAULT_LIMITS, ...limits }, createBackoffMs: 10 })
+  return new JobService({
+    baseUrl,
+    projectId: 'docs',
+    apiKey: KEY,
+    limits: { ...DEFAULT_LIMITS, ...limits },
+    createBackoffMs: 10
+  })
 }
 
 const noDeadline = () => startDeadline(Date.now() + 10_000, new AbortController().signal)
@@ -102,7 +108,9 @@ describe('per-request limits', () => {
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
     expect(error.kind).toBe('notTaken')
-    expect(error.message).toMatch(/^Could not reach the service at http:\/\/127\.0\.0\.1:\d+: the connection was refused\. No job was created/)
+    expect(error.message).toMatch(
+      /^Could not reach the service at http:\/\/127\.0\.0\.1:\d+: the connection was refused\. No job was created/
+    )
     await jobs.close()
   })
 })
@@ -111,11 +119,14 @@ describe('excerpt', () => {
   const response = (body: string) => ({ status: 500, headers: {}, body })
 
   it("shows the service's own JSON error message", () => {
-    expect(excerpt(response('{"error": "prompt must be a non-empty string"}'), KEY)).toBe('prompt must be a non-empty string')
+    expect(excerpt(response('{"error": "prompt must be a non-empty string"}'), KEY)).toBe(
+      'prompt must be a non-empty string'
+    )
   })
 
   it('shows the text of an HTML page, not its tags or scripts', () => {
-    const page = '<html><head><style>h1{}</style><script>var x=1</script></head><body><h1>502 Bad Gateway</h1>\n<p>nginx</p></body></html>'
+    const page =
+      '<html><head><style>h1{}</style><script>var x=1</script></head><body><h1>502 Bad Gateway</h1>\n<p>nginx</p></body></html>'
     expect(excerpt(response(page), KEY)).toBe('502 Bad Gateway nginx')
   })
 

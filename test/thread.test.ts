@@ -6,7 +6,16 @@ import { outcomeReply, runLink, startedReply } from '../src/thread.js'
 const RUN = 'https://github.example/o/r/actions/runs/42'
 
 function job(status: string, prLink: string | null = null): Job {
-  return { id: 'job_7', status, model: null, sourceRepository: null, sourceRef: null, prLink, createdAt: null, archivedAt: null }
+  return {
+    id: 'job_7',
+    status,
+    model: null,
+    sourceRepository: null,
+    sourceRef: null,
+    prLink,
+    createdAt: null,
+    archivedAt: null
+  }
 }
 
 describe('runLink', () => {
@@ -26,15 +35,43 @@ describe('the replies', () => {
   })
 
   it.each<[string, Parameters<typeof outcomeReply>[0], RegExp]>([
-    ['a pull request', { ending: 'final', job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' }, /^✅ Job `job_7` opened a pull request: https:\/\/github.com\/o\/r\/pull\/9$/m],
-    ['no changes', { ending: 'final', job: job('completed'), jobId: 'job_7' }, /^☑️ Job `job_7` completed with no changes/],
+    [
+      'a pull request',
+      { ending: 'final', job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' },
+      /^✅ Job `job_7` opened a pull request: https:\/\/github.com\/o\/r\/pull\/9$/m
+    ],
+    [
+      'no changes',
+      { ending: 'final', job: job('completed'), jobId: 'job_7' },
+      /^☑️ Job `job_7` completed with no changes/
+    ],
     ['archived', { ending: 'final', job: job('archived'), jobId: 'job_7' }, /^🗄️ Job `job_7` was archived/],
     ['failed', { ending: 'final', job: job('failed'), jobId: 'job_7' }, /^❌ Job `job_7` failed/],
-    ['timed out', { ending: 'timeout', job: job('active'), jobId: 'job_7' }, /^⏱️ Timed out: job `job_7` was still active .* It keeps running on the service/],
-    ['not followed', { ending: 'created', job: job('active'), jobId: 'job_7' }, /^🚀 Job `job_7` was created; this run does not follow it \(wait is false\)/],
-    ['cancelled with a job', { ending: 'cancelled', job: job('active'), jobId: 'job_7' }, /^🛑 The workflow run was cancelled. Job `job_7` keeps running/],
-    ['cancelled before a job', { ending: 'cancelled', job: null, jobId: '' }, /^🛑 The workflow run was cancelled before a job was started/],
-    ['an error with a job', { ending: 'error', job: job('active'), jobId: 'job_7' }, /^❌ Following job `job_7` failed/],
+    [
+      'timed out',
+      { ending: 'timeout', job: job('active'), jobId: 'job_7' },
+      /^⏱️ Timed out: job `job_7` was still active .* It keeps running on the service/
+    ],
+    [
+      'not followed',
+      { ending: 'created', job: job('active'), jobId: 'job_7' },
+      /^🚀 Job `job_7` was created; this run does not follow it \(wait is false\)/
+    ],
+    [
+      'cancelled with a job',
+      { ending: 'cancelled', job: job('active'), jobId: 'job_7' },
+      /^🛑 The workflow run was cancelled. Job `job_7` keeps running/
+    ],
+    [
+      'cancelled before a job',
+      { ending: 'cancelled', job: null, jobId: '' },
+      /^🛑 The workflow run was cancelled before a job was started/
+    ],
+    [
+      'an error with a job',
+      { ending: 'error', job: job('active'), jobId: 'job_7' },
+      /^❌ Following job `job_7` failed/
+    ],
     ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/]
   ])('says %s, and links the run', (_name, outcome, sentence) => {
     const reply = outcomeReply(outcome, RUN)

@@ -38,7 +38,13 @@ export async function startProxy(options = {}) {
       return
     }
     const port = Number(url.port) || 80
-    seen.push({ method: req.method ?? '', target: `${url.hostname}:${port}`, path: url.pathname + url.search, headers: req.headers, at: Date.now() })
+    seen.push({
+      method: req.method ?? '',
+      target: `${url.hostname}:${port}`,
+      path: url.pathname + url.search,
+      headers: req.headers,
+      at: Date.now()
+    })
     const { 'proxy-connection': _pc, 'proxy-authorization': _pa, ...headers } = req.headers
     const upstream = http.request(
       { host: url.hostname, port, method: req.method, path: url.pathname + url.search, headers },

@@ -52,7 +52,10 @@ export async function startStandInGitHub(options = {}) {
   /** @param {RecordedRequest} req @returns {{status: number, body: object}} */
   function answer(req) {
     if (options.failAll) {
-      return { status: options.failAll.status, body: { message: options.failAll.message, documentation_url: 'https://docs.github.com/rest' } }
+      return {
+        status: options.failAll.status,
+        body: { message: options.failAll.message, documentation_url: 'https://docs.github.com/rest' }
+      }
     }
     let match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
@@ -61,7 +64,12 @@ export async function startStandInGitHub(options = {}) {
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.path)
     if (match && req.method === 'POST') {
-      const comment = { id: nextId++, issueNumber: Number(match[3]), body: String(req.body?.body), bodies: [String(req.body?.body)] }
+      const comment = {
+        id: nextId++,
+        issueNumber: Number(match[3]),
+        body: String(req.body?.body),
+        bodies: [String(req.body?.body)]
+      }
       comments.set(comment.id, comment)
       return { status: 201, body: describe(match[1], match[2], comment) }
     }
@@ -156,7 +164,9 @@ export function issueCommentEvent(options) {
       title: options.title ?? 'Retries are not documented',
       html_url: `https://github.com/${repository}/${kind}/${number}`,
       user: { login: 'someone-else', type: 'User' },
-      ...(options.onPullRequest ? { pull_request: { url: `https://api.github.com/repos/${repository}/pulls/${number}` } } : {})
+      ...(options.onPullRequest
+        ? { pull_request: { url: `https://api.github.com/repos/${repository}/pulls/${number}` } }
+        : {})
     },
     comment: {
       id: options.commentId ?? 4242,

@@ -112,7 +112,10 @@ export async function startStandInService(options = {}) {
   function recordOf(job, now = Date.now()) {
     const plan = job.plan
     const final = plan.final ?? 'completed'
-    const timeline = plan.timeline ?? [[0, 'active'], [plan.activeMs ?? 300, final]]
+    const timeline = plan.timeline ?? [
+      [0, 'active'],
+      [plan.activeMs ?? 300, final]
+    ]
     let status = timeline[0][1]
     for (const [afterMs, s] of timeline) if (now - job.createdAt >= afterMs) status = s
     const done = status === 'completed' || status === 'archived' || status === 'failed'
@@ -168,7 +171,8 @@ export async function startStandInService(options = {}) {
     const auth = String(req.headers.authorization ?? '')
     const key = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : ''
     if (key !== apiKey && !readOnlyKeys.has(key)) return { status: 401, body: { error: 'Invalid API key' } }
-    if (options.projects && !options.projects.includes(projectId)) return { status: 404, body: { error: 'Project not found' } }
+    if (options.projects && !options.projects.includes(projectId))
+      return { status: 404, body: { error: 'Project not found' } }
 
     if (req.method === 'POST' && jobId === null) {
       if (readOnlyKeys.has(key)) return { status: 403, body: { error: 'API key lacks the write scope' } }
@@ -180,7 +184,8 @@ export async function startStandInService(options = {}) {
         return { status: 400, body: { error: 'Body must be JSON' } }
       }
       const prompt = /** @type {{prompt?: unknown}} */ (parsed)?.prompt
-      if (typeof prompt !== 'string' || prompt.trim() === '') return { status: 400, body: { error: 'prompt must be a non-empty string' } }
+      if (typeof prompt !== 'string' || prompt.trim() === '')
+        return { status: 400, body: { error: 'prompt must be a non-empty string' } }
       const job = makeJob(projectId, prompt)
       return { status: 201, body: recordOf(job) }
     }
@@ -272,7 +277,10 @@ export async function startStandInService(options = {}) {
     /** When the job reaches its final status (Date.now() scale). @param {string} id */
     endsAt: (id) => {
       const job = /** @type {StandInJob} */ (jobs.get(id))
-      const timeline = job.plan.timeline ?? [[0, 'active'], [job.plan.activeMs ?? 300, job.plan.final ?? 'completed']]
+      const timeline = job.plan.timeline ?? [
+        [0, 'active'],
+        [job.plan.activeMs ?? 300, job.plan.final ?? 'completed']
+      ]
       return job.createdAt + timeline[timeline.length - 1][0]
     },
     /** @param {Fault} fault */
