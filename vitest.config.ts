@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The action-level tests run the bundle the current src/ builds.
+    globalSetup: ['test/support/build-action.ts'],
     // .ci/run asks for a JSON report beside the usual one, to count tests across Node versions.
     reporters: process.env.VITEST_JSON_REPORT
       ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]]

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const ACTION_ENTRY = fileURLToPath(new URL('../../dist/index.js', import.meta.url))
+// The test suite sets ACTION_ENTRY to the bundle it built from the current src/ (build-action.ts);
+// the demo and the benchmark run the committed dist/.
+export const ACTION_ENTRY = process.env.ACTION_ENTRY || fileURLToPath(new URL('../../dist/index.js', import.meta.url))
 
 /**
  * @typedef {object} ActionRun

@@ -1,10 +1,10 @@
 // Workflows depend on the names in action.yml; the code reads them from src/constants.ts.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Input, Output } from '../src/constants.js'
-import { ACTION_VERSION } from '../src/version.js'
+import { Input, Output } from '../../src/constants.js'
+import { ACTION_VERSION } from '../../src/version.js'
 
-const actionYml = readFileSync(new URL('../action.yml', import.meta.url), 'utf8')
+const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
 
 /** The keys directly under a top-level section, with whether each has a description. */
 function entries(section: string): Map<string, boolean> {
@@ -37,7 +37,7 @@ describe('action.yml', () => {
   })
 
   it('sends the version package.json gives in its User-Agent', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
     expect(ACTION_VERSION).toBe(pkg.version)
   })
 })

@@ -4,9 +4,9 @@
 import http from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startProxy, type Proxy } from './support/proxy.js'
-import { inputsFor, runAction, type ActionRun, withoutMaskCommands } from './support/run-action.js'
-import { startStandInService, type StandInService } from './support/stand-in-service.js'
+import { startProxy, type Proxy } from '../support/proxy.js'
+import { inputsFor, runAction, type ActionRun, withoutMaskCommands } from '../support/run-action.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 let service: StandInService
 let proxy: Proxy | undefined

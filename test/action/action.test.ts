@@ -1,7 +1,7 @@
 // The bundled action, run as the runner runs it, against the stand-in service.
 import { afterEach, describe, expect, it } from 'vitest'
-import { inputsFor, runAction, withoutMaskCommands } from './support/run-action.js'
-import { startStandInService, type StandInService } from './support/stand-in-service.js'
+import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 let service: StandInService
 afterEach(async () => service?.close())

@@ -3,10 +3,10 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startDeadline } from '../src/deadline.js'
-import { DEFAULT_LIMITS } from '../src/http.js'
-import { JobService, ServiceError, excerpt } from '../src/service.js'
-import { startStandInService, type StandInService } from './support/stand-in-service.js'
+import { startDeadline } from '../../src/deadline.js'
+import { DEFAULT_LIMITS } from '../../src/http.js'
+import { JobService, ServiceError, excerpt } from '../../src/service.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 const KEY = 'svc_unit_test_key'
 let service: StandInService | undefined

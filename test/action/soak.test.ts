@@ -3,8 +3,8 @@
 // one job it made, every failure is one of the sentences the action means to say, and the key is
 // never printed, not even when error pages echo it or step debug logging is on.
 import { describe, expect, it } from 'vitest'
-import { runAction, withoutMaskCommands, type ActionRun } from './support/run-action.js'
-import { startStandInService, type Fault } from './support/stand-in-service.js'
+import { runAction, withoutMaskCommands, type ActionRun } from '../support/run-action.js'
+import { startStandInService, type Fault } from '../support/stand-in-service.js'
 
 const RUNS = 40
 const CONCURRENCY = 4

@@ -1,6 +1,6 @@
 // Inputs are set as the runner sets them, as INPUT_* variables.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { describeSettings, readSettings } from '../src/inputs.js'
+import { describeSettings, readSettings } from '../../src/inputs.js'
 
 function setInputs(inputs: Record<string, string>): void {
   for (const [name, value] of Object.entries(inputs)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value)

@@ -7,8 +7,8 @@ import {
   promptWithContext,
   readCommentRequest,
   type CommentRules
-} from '../src/comment.js'
-import { issueCommentEvent, removeEventFiles, writeEventFile } from './support/stand-in-github.js'
+} from '../../src/comment.js'
+import { issueCommentEvent, removeEventFiles, writeEventFile } from '../support/stand-in-github.js'
 
 afterAll(removeEventFiles)
 

@@ -2,8 +2,8 @@
 // since the service has no cancel operation, the log says which job keeps running and how to
 // follow it again.
 import { afterEach, describe, expect, it } from 'vitest'
-import { inputsFor, startAction, type ActionRun, withoutMaskCommands } from './support/run-action.js'
-import { startStandInService, type StandInService } from './support/stand-in-service.js'
+import { inputsFor, startAction, type ActionRun, withoutMaskCommands } from '../support/run-action.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 let service: StandInService
 afterEach(async () => service?.close())

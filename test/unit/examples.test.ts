@@ -3,9 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-const dir = new URL('../examples/workflows/', import.meta.url)
+const dir = new URL('../../examples/workflows/', import.meta.url)
 const files = readdirSync(dir).filter((name) => name.endsWith('.yml'))
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
 describe('examples/workflows', () => {
   it('has one workflow for each way people use the action', () => {

@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { ACTION_ENTRY, runAction, startAction, withoutMaskCommands } from './support/run-action.js'
+import { ACTION_ENTRY, runAction, startAction, withoutMaskCommands } from '../support/run-action.js'
 import {
   issueCommentEvent,
   removeEventFiles,
@@ -15,8 +15,8 @@ import {
   writeEventFile,
   type CommentEventOptions,
   type StandInGitHub
-} from './support/stand-in-github.js'
-import { startStandInService, type StandInService } from './support/stand-in-service.js'
+} from '../support/stand-in-github.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 const TOKEN = 'ghs_stand_in_token_0123456789'
 const SERVER = 'https://github.example'

@@ -3,8 +3,8 @@
 // reads, when). A create is sent again only when the service surely did not take it.
 import http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { inputsFor, runAction, startAction, type ActionRun, withoutMaskCommands } from './support/run-action.js'
-import { startStandInService, type StandInService } from './support/stand-in-service.js'
+import { inputsFor, runAction, startAction, type ActionRun, withoutMaskCommands } from '../support/run-action.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 let service: StandInService
 let elsewhere: { server: http.Server; port: number; requests: string[] } | undefined

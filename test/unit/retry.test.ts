@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { backoffMs, retryAfterMs, sleep } from '../src/retry.js'
+import { backoffMs, retryAfterMs, sleep } from '../../src/retry.js'
 
 describe('backoffMs', () => {
   it('doubles from the base, within the upper half of each step', () => {
