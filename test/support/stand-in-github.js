@@ -1,11 +1,15 @@
 // @ts-check
-// A stand-in for the part of GitHub's REST API that a comment-triggered run uses: reactions on an
-// issue comment, and comments created and updated on an issue or pull request. A real HTTP server
-// on 127.0.0.1, Node's built-ins only, like ./stand-in-service.js; it records every request, and
-// can answer every request with an error (a token without `issues: write`, a server that is down).
+// A stand-in for the part of GitHub's REST API that the action uses: reactions on an issue comment,
+// and comments created and updated on an issue or pull request (comment-triggered runs); and the
+// reads of the context for the agent: a workflow run, a workflow's runs, a comparison of two commits,
+// a pull request's files, the releases. A real HTTP server on 127.0.0.1, Node's built-ins only,
+// like ./stand-in-service.js; it records every request, and can answer every request with an error
+// (a token without `issues: write`, a server that is down), or one route with a fault of its own
+// (403, 404, 422, a rate limit, an answer that never comes).
 //
 // It also writes the event payloads the runner hands an action (GITHUB_EVENT_PATH), so that a test
-// reads as "this comment, by this person, on this thread".
+// reads as "this comment, by this person, on this thread", or "this push of these commits".
+import { createHash } from 'node:crypto'
 import http from 'node:http'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,7 +18,9 @@ import { join } from 'node:path'
 /**
  * @typedef {object} RecordedRequest
  * @property {string} method
- * @property {string} path The path without the API's base path.
+ * @property {string} path The path without the API's base path, with its query.
+ * @property {string} pathname The same without the query.
+ * @property {Record<string, string>} query The query's parameters.
  * @property {Record<string, string | string[] | undefined>} headers
  * @property {any} body The JSON body, parsed (undefined when there is none).
  *
@@ -28,10 +34,49 @@ import { join } from 'node:path'
  * @property {string} body The body as it is now.
  * @property {string[]} bodies Every body it has had, the first as created.
  *
+ * @typedef {object} ApiFile A changed file, as the compare and pull request files APIs list it.
+ * @property {string} filename
+ * @property {string} status added, modified, removed, renamed...
+ * @property {number} additions
+ * @property {number} deletions
+ * @property {string} [patch] The diff hunks (GitHub leaves them out for binaries and huge diffs).
+ * @property {string} [previous_filename] For a renamed file.
+ *
+ * @typedef {object} StandInCommit A commit of the repository's history.
+ * @property {string} sha
+ * @property {string} message
+ * @property {{name: string, login?: string}} author
+ * @property {ApiFile[]} files
+ *
+ * @typedef {object} WorkflowRun A run of a workflow, as the Actions API lists it (the fields read).
+ * @property {number} id
+ * @property {number} workflow_id
+ * @property {string} path The workflow's file, `.github/workflows/docs.yml`.
+ * @property {string} head_branch
+ * @property {string} head_sha
+ * @property {string} status queued, in_progress or completed.
+ * @property {string | null} conclusion success, failure, cancelled... null while running.
+ * @property {string} event
+ *
+ * @typedef {object} StandInRepository What the context reads of the repository (any owner/name).
+ * @property {StandInCommit[]} [history] One line of history, oldest first.
+ * @property {Record<string, string>} [refs] Branch and tag names, and the commit each points to.
+ * @property {string[]} [forcePushed] Commits no longer in the history: a comparison from one is a 422.
+ * @property {WorkflowRun[]} [workflowRuns] Newest first.
+ * @property {Record<number, ApiFile[]>} [pullFiles] Each pull request's changed files.
+ * @property {object[]} [releases] As GitHub lists them, newest first.
+ *
+ * @typedef {'reaction' | 'comment-create' | 'comment-update' | 'workflow-run' | 'workflow-runs' | 'compare' |
+ *   'pull-files' | 'releases'} Route
+ * @typedef {{status: number, message?: string, headers?: Record<string, string>} | 'hang'} Fault
+ *   An error answer, or 'hang': the request is read and never answered.
+ *
  * @typedef {object} Options
  * @property {string} [basePath] Where the API lives on the server: '' as on github.com,
  *   '/api/v3' as on GitHub Enterprise Server.
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
+ * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
+ * @property {StandInRepository} [repository] What the context's reads find.
  * @property {string} [host] Default 127.0.0.1.
  */
 
@@ -48,8 +93,14 @@ export async function startStandInGitHub(options = {}) {
   /** @type {Map<number, ThreadComment>} */
   const comments = new Map()
   let nextId = 9000
+  const repository = options.repository ?? {}
+  /** @type {http.ServerResponse[]} */
+  const hanging = []
 
-  /** @param {RecordedRequest} req @returns {{status: number, body: object}} */
+  /**
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object, headers?: Record<string, string>} | 'hang'}
+   */
   function answer(req) {
     if (options.failAll) {
       return {
@@ -57,6 +108,18 @@ export async function startStandInGitHub(options = {}) {
         body: { message: options.failAll.message, documentation_url: 'https://docs.github.com/rest' }
       }
     }
+    const route = routeOf(req)
+    const fault = route && options.faults?.[route]
+    if (fault === 'hang') return 'hang'
+    if (fault) {
+      return {
+        status: fault.status,
+        headers: fault.headers,
+        body: { message: fault.message ?? 'Error', documentation_url: 'https://docs.github.com/rest' }
+      }
+    }
+    const read = route && answerRead(route, req)
+    if (read) return read
     let match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
       reactions.push({ commentId: Number(match[3]), content: req.body?.content })
@@ -84,6 +147,100 @@ export async function startStandInGitHub(options = {}) {
     return { status: 404, body: { message: 'Not Found' } }
   }
 
+  /**
+   * The context's reads, from `options.repository`.
+   * @param {Route} route
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object} | null}
+   */
+  function answerRead(route, req) {
+    const parts = req.pathname.split('/').map(decodeURIComponent)
+    const query = req.query
+    const perPage = Number(query.per_page ?? 30)
+    const page = Number(query.page ?? 1)
+    /** @param {any[]} list */
+    const paged = (list) => list.slice((page - 1) * perPage, page * perPage)
+    switch (route) {
+      case 'workflow-run': {
+        const run = (repository.workflowRuns ?? []).find((r) => String(r.id) === parts[6])
+        return run ? { status: 200, body: run } : notFound()
+      }
+      case 'workflow-runs': {
+        const workflow = parts[6]
+        const runs = (repository.workflowRuns ?? []).filter(
+          (r) =>
+            (String(r.workflow_id) === workflow || r.path.endsWith(`/${workflow}`)) &&
+            (!query.branch || r.head_branch === query.branch) &&
+            (!query.status || r.conclusion === query.status || r.status === query.status)
+        )
+        return { status: 200, body: { total_count: runs.length, workflow_runs: paged(runs) } }
+      }
+      case 'compare':
+        return compare(req.pathname.slice(req.pathname.indexOf('/compare/') + '/compare/'.length))
+      case 'pull-files': {
+        const files = repository.pullFiles?.[Number(parts[5])]
+        return files ? { status: 200, body: paged(files) } : notFound()
+      }
+      case 'releases':
+        return { status: 200, body: paged(repository.releases ?? []) }
+      default:
+        return null
+    }
+  }
+
+  /** @param {string} range `base...head`, each a commit id or a branch or tag name (URL-encoded). */
+  function compare(range) {
+    const [base, head] = range.split('...').map(decodeURIComponent)
+    const history = repository.history ?? []
+    /** @param {string} ref */
+    const indexOf = (ref) => {
+      const id = repository.refs?.[ref] ?? ref
+      return history.findIndex((c) => c.sha === id || (id.length >= 7 && c.sha.startsWith(id)))
+    }
+    const from = indexOf(base)
+    const to = indexOf(head)
+    if (from < 0 && (repository.forcePushed ?? []).some((id) => id.startsWith(base))) {
+      return { status: 422, body: { message: `No common ancestor between ${base} and ${head}.` } }
+    }
+    if (from < 0 || to < 0) return notFound()
+    const commits = to > from ? history.slice(from + 1, to + 1) : []
+    /** @type {Map<string, ApiFile>} */
+    const files = new Map()
+    for (const commit of commits) {
+      for (const file of commit.files) {
+        const earlier = files.get(file.filename)
+        files.set(
+          file.filename,
+          earlier
+            ? {
+                ...file,
+                status: earlier.status === 'added' ? 'added' : file.status,
+                additions: earlier.additions + file.additions,
+                deletions: earlier.deletions + file.deletions,
+                patch: earlier.patch && file.patch ? `${earlier.patch}\n${file.patch}` : undefined
+              }
+            : { ...file }
+        )
+      }
+    }
+    return {
+      status: 200,
+      body: {
+        status: to > from ? 'ahead' : to === from ? 'identical' : 'behind',
+        ahead_by: Math.max(0, to - from),
+        behind_by: Math.max(0, from - to),
+        total_commits: commits.length,
+        // As GitHub does: at most 250 commits and 300 files.
+        commits: commits.slice(0, 250).map((c) => ({
+          sha: c.sha,
+          commit: { message: c.message, author: { name: c.author.name, email: 'someone@example.com' } },
+          author: c.author.login ? { login: c.author.login } : null
+        })),
+        files: [...files.values()].slice(0, 300)
+      }
+    }
+  }
+
   /** @param {string} owner @param {string} repo @param {ThreadComment} comment */
   function describe(owner, repo, comment) {
     return {
@@ -100,16 +257,25 @@ export async function startStandInGitHub(options = {}) {
     incoming.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8')
       const url = incoming.url ?? ''
+      const path = url.startsWith(basePath) ? url.slice(basePath.length) : url
+      const parsed = new URL(path, 'http://stand-in')
       /** @type {RecordedRequest} */
       const req = {
         method: incoming.method ?? '',
-        path: url.startsWith(basePath) ? url.slice(basePath.length) : url,
+        path,
+        pathname: parsed.pathname,
+        query: Object.fromEntries(parsed.searchParams),
         headers: incoming.headers,
         body: text ? JSON.parse(text) : undefined
       }
       requests.push(req)
-      const { status, body } = url.startsWith(basePath) ? answer(req) : { status: 404, body: { message: 'Not Found' } }
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
+      const answered = url.startsWith(basePath) ? answer(req) : notFound()
+      if (answered === 'hang') {
+        hanging.push(res)
+        return
+      }
+      const { status, body, headers } = answered
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
       res.end(JSON.stringify(body))
     })
   })
@@ -127,8 +293,42 @@ export async function startStandInGitHub(options = {}) {
     get comments() {
       return [...comments.values()]
     },
-    close: () => new Promise((resolve) => server.close(() => resolve(undefined)))
+    /** The requests of the context's reads (workflow runs, compare, pull request files, releases). */
+    get reads() {
+      return requests.filter((r) => r.method === 'GET')
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const res of hanging.splice(0)) res.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve(undefined))
+      })
   }
+}
+
+/** @returns {{status: number, body: object, headers?: Record<string, string>}} */
+function notFound() {
+  return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } }
+}
+
+/**
+ * Which route a request is for, by method and path.
+ * @param {RecordedRequest} req
+ * @returns {Route | null}
+ */
+function routeOf(req) {
+  const routes = /** @type {[string, RegExp, Route][]} */ ([
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/, 'reaction'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-create'],
+    ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-update'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/\d+$/, 'workflow-run'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/runs$/, 'workflow-runs'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/compare\/.+\.\.\..+$/, 'compare'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files$/, 'pull-files'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases']
+  ])
+  const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
+  return found ? found[2] : null
 }
 
 /** @typedef {Awaited<ReturnType<typeof startStandInGitHub>>} StandInGitHub */
@@ -198,4 +398,236 @@ export function writeEventFile(payload) {
 /** Removes every file writeEventFile wrote. */
 export function removeEventFiles() {
   for (const dir of eventDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+}
+
+/**
+ * A commit id made from a label, the same every time: `commitId('one')`.
+ * @param {string} label
+ */
+export function commitId(label) {
+  return createHash('sha1').update(label).digest('hex')
+}
+
+/** The `before` of a push that created its branch, and the `after` of one that deleted it. */
+export const ZERO_SHA = '0'.repeat(40)
+
+/**
+ * A changed file, as the compare and pull request files APIs list it.
+ * @param {string} filename
+ * @param {Partial<ApiFile>} [fields] Default: modified, +3 -1, with a small patch.
+ * @returns {ApiFile}
+ */
+export function changedFile(filename, fields = {}) {
+  const additions = fields.additions ?? 3
+  const deletions = fields.deletions ?? 1
+  return {
+    filename,
+    status: 'modified',
+    additions,
+    deletions,
+    patch:
+      `@@ -1,${deletions} +1,${additions} @@\n${'-old line\n'.repeat(deletions)}${'+new line\n'.repeat(additions)}`.trimEnd(),
+    ...fields
+  }
+}
+
+/**
+ * A commit for a stand-in history; its id comes from its message unless given.
+ * @param {string} message
+ * @param {ApiFile[]} [files]
+ * @param {Partial<StandInCommit>} [fields]
+ * @returns {StandInCommit}
+ */
+export function standInCommit(message, files = [], fields = {}) {
+  return { sha: commitId(message), message, author: { name: 'Mona Lisa', login: 'mona' }, files, ...fields }
+}
+
+/**
+ * A run of a workflow, as the Actions API lists it.
+ * @param {Partial<WorkflowRun> & {id: number, head_sha: string}} fields
+ * @returns {WorkflowRun}
+ */
+export function workflowRun(fields) {
+  return {
+    workflow_id: 161335,
+    path: '.github/workflows/docs.yml',
+    head_branch: 'main',
+    status: 'completed',
+    conclusion: 'success',
+    event: 'push',
+    ...fields
+  }
+}
+
+/**
+ * @typedef {object} PushEventOptions
+ * @property {string} [branch] Default 'main'.
+ * @property {string} [ref] The full ref, when it is not a branch (refs/tags/v1).
+ * @property {string} [before] Default: the commit before the first of `commits`, or zeros.
+ * @property {string} [after] Default: the last of `commits`.
+ * @property {StandInCommit[]} [commits] The pushed commits, oldest first.
+ * @property {boolean} [created] A new branch (before is zeros).
+ * @property {boolean} [deleted] The branch was deleted (after is zeros).
+ * @property {boolean} [forced]
+ * @property {boolean} [withPaths] The commits list added, removed and modified paths (default true).
+ * @property {string} [repository] Default 'octo-org/docs-site'.
+ * @property {string} [defaultBranch] Default 'main'.
+ */
+
+/**
+ * A push event payload, shaped as GitHub sends it.
+ * @param {PushEventOptions} options
+ */
+export function pushEvent(options = {}) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  const commits = options.commits ?? []
+  const after = options.deleted ? ZERO_SHA : (options.after ?? commits.at(-1)?.sha ?? commitId('head'))
+  const before = options.created ? ZERO_SHA : (options.before ?? commitId('before'))
+  const withPaths = options.withPaths ?? true
+  // The push event has no renames: a renamed file is added under its new name, removed under its old.
+  /** @param {StandInCommit} c @param {string} status */
+  const paths = (c, status) => [
+    ...c.files.filter((f) => f.status === status).map((f) => f.filename),
+    ...(status === 'added' ? c.files.filter((f) => f.status === 'renamed').map((f) => f.filename) : []),
+    ...(status === 'removed' ? c.files.filter((f) => f.status === 'renamed').map((f) => f.previous_filename ?? '') : [])
+  ]
+  return {
+    ref: options.ref ?? `refs/heads/${options.branch ?? 'main'}`,
+    before,
+    after,
+    created: options.created ?? false,
+    deleted: options.deleted ?? false,
+    forced: options.forced ?? false,
+    base_ref: null,
+    compare: `https://github.com/${repository}/compare/${before.slice(0, 12)}...${after.slice(0, 12)}`,
+    commits: commits.map((c) => ({
+      id: c.sha,
+      distinct: true,
+      message: c.message,
+      timestamp: '2026-11-02T10:00:00Z',
+      url: `https://github.com/${repository}/commit/${c.sha}`,
+      author: { name: c.author.name, email: 'someone@example.com', username: c.author.login },
+      ...(withPaths ? { added: paths(c, 'added'), removed: paths(c, 'removed'), modified: paths(c, 'modified') } : {})
+    })),
+    head_commit: commits.length ? { id: commits.at(-1)?.sha, message: commits.at(-1)?.message } : null,
+    pusher: { name: 'octo-pusher', email: 'pusher@example.com' },
+    repository: repositoryOf(repository, options.defaultBranch),
+    sender: { login: 'octo-pusher', type: 'User' }
+  }
+}
+
+/**
+ * @typedef {object} PullRequestEventOptions
+ * @property {number} [number] Default 7.
+ * @property {string} [title]
+ * @property {string} [body]
+ * @property {string} [action] Default 'opened'.
+ * @property {string} [base] Default 'main'.
+ * @property {string} [head] Default 'feature/dry-run'.
+ * @property {string} [fork] The head repository's owner/name, when it is a fork.
+ * @property {boolean} [merged]
+ * @property {boolean} [draft]
+ * @property {number} [changedFiles] Default 2.
+ * @property {number} [additions] Default 6.
+ * @property {number} [deletions] Default 2.
+ * @property {number} [commits] Default 1.
+ * @property {string} [login] The author (default 'octo-contributor').
+ * @property {string} [repository] Default 'octo-org/docs-site'.
+ */
+
+/**
+ * A pull_request (or pull_request_target) event payload.
+ * @param {PullRequestEventOptions} options
+ */
+export function pullRequestEvent(options = {}) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  const number = options.number ?? 7
+  const headRepository = options.fork ?? repository
+  return {
+    action: options.action ?? 'opened',
+    number,
+    pull_request: {
+      number,
+      title: options.title ?? 'Add a --dry-run flag',
+      body: options.body ?? 'Adds `--dry-run`, which prints what would change.',
+      html_url: `https://github.com/${repository}/pull/${number}`,
+      state: options.merged || options.action === 'closed' ? 'closed' : 'open',
+      draft: options.draft ?? false,
+      merged: options.merged ?? false,
+      user: { login: options.login ?? 'octo-contributor', type: 'User' },
+      base: { ref: options.base ?? 'main', sha: commitId('base'), repo: { full_name: repository } },
+      head: { ref: options.head ?? 'feature/dry-run', sha: commitId('pr-head'), repo: { full_name: headRepository } },
+      commits: options.commits ?? 1,
+      changed_files: options.changedFiles ?? 2,
+      additions: options.additions ?? 6,
+      deletions: options.deletions ?? 2
+    },
+    repository: repositoryOf(repository),
+    sender: { login: options.login ?? 'octo-contributor', type: 'User' }
+  }
+}
+
+/**
+ * @typedef {object} ReleaseEventOptions
+ * @property {string} [tag] Default 'v1.2.0'.
+ * @property {string} [name] Default 'Version 1.2.0'.
+ * @property {string} [body] The notes.
+ * @property {number} [id] Default 3002.
+ * @property {boolean} [prerelease]
+ * @property {string} [action] Default 'published'.
+ * @property {string} [publishedAt] Default '2026-11-02T10:00:00Z'.
+ * @property {string} [repository] Default 'octo-org/docs-site'.
+ */
+
+/**
+ * A release event payload; `release` is also what the releases API lists for it.
+ * @param {ReleaseEventOptions} options
+ */
+export function releaseEvent(options = {}) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  return {
+    action: options.action ?? 'published',
+    release: apiRelease({ ...options, repository }),
+    repository: repositoryOf(repository),
+    sender: { login: 'octo-maintainer', type: 'User' }
+  }
+}
+
+/**
+ * A release as the releases API lists it.
+ * @param {ReleaseEventOptions & {draft?: boolean}} options
+ */
+export function apiRelease(options = {}) {
+  const tag = options.tag ?? 'v1.2.0'
+  return {
+    id: options.id ?? 3002,
+    tag_name: tag,
+    name: options.name ?? `Version ${tag.replace(/^v/, '')}`,
+    body: options.body ?? 'Adds the --dry-run flag.',
+    draft: options.draft ?? false,
+    prerelease: options.prerelease ?? false,
+    created_at: options.publishedAt ?? '2026-11-02T10:00:00Z',
+    published_at: options.publishedAt ?? '2026-11-02T10:00:00Z',
+    html_url: `https://github.com/${options.repository ?? 'octo-org/docs-site'}/releases/tag/${tag}`
+  }
+}
+
+/**
+ * A workflow_dispatch event payload.
+ * @param {{branch?: string, repository?: string}} [options]
+ */
+export function workflowDispatchEvent(options = {}) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  return {
+    ref: `refs/heads/${options.branch ?? 'main'}`,
+    inputs: {},
+    repository: repositoryOf(repository),
+    sender: { login: 'octo-maintainer', type: 'User' }
+  }
+}
+
+/** @param {string} repository @param {string} [defaultBranch] */
+function repositoryOf(repository, defaultBranch = 'main') {
+  const [owner, name] = repository.split('/')
+  return { full_name: repository, name, owner: { login: owner }, default_branch: defaultBranch }
 }

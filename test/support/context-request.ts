@@ -1,0 +1,40 @@
+// What the change-context unit tests hand gatherChangeContext: a run of the docs.yml workflow in
+// octo-org/docs-site, reading from a stand-in GitHub API, with read limits small enough for a test.
+import type { ChangeContextRequest } from '../../src/change-context/gather.js'
+import type { ReadLimits } from '../../src/change-context/github-reader.js'
+import type { StandInGitHub } from './stand-in-github.js'
+
+export const TOKEN = 'ghs_context_token_0123456789'
+export const REPO = 'octo-org/docs-site'
+export const SERVER = 'https://github.example'
+export const WORKFLOW_REF = `${REPO}/.github/workflows/docs.yml@refs/heads/main`
+
+/** Three requests, as in a run, but a hang costs a test well under a second. */
+export const TEST_LIMITS: ReadLimits = {
+  maxRequests: 3,
+  totalMs: 2_000,
+  requestMs: 300,
+  maxBodyBytes: 16 * 1024 * 1024
+}
+
+export function contextRequest(
+  github: StandInGitHub,
+  eventName: string,
+  payload: unknown,
+  extra: Partial<ChangeContextRequest> = {}
+): ChangeContextRequest {
+  return {
+    detail: 'changes',
+    limit: 20_000,
+    eventName,
+    payload,
+    repository: REPO,
+    serverUrl: SERVER,
+    apiUrl: github.apiUrl,
+    token: TOKEN,
+    runId: '4711',
+    workflowRef: WORKFLOW_REF,
+    refName: 'main',
+    ...extra
+  }
+}
