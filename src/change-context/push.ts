@@ -65,6 +65,7 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
   }
 
   for (const [i, start] of starts.entries()) {
+    if (!gathering.canRead) break
     const what = `the comparison ${refLabel(start.base)}...${shortSha(after)}`
     const comparison = await compareRange(gathering, start.base, after, what)
     const lastTry = i === starts.length - 1 || !gathering.canRead

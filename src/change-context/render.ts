@@ -130,7 +130,7 @@ function addFileList(section: Section, files: NonNullable<ChangeFacts['files']>,
     const more = listed.length > 0 ? `…and ${number(notListed)} more` : `${number(notListed)} changed`
     const lines = linesLeftOut(files, listed, ranked.slice(listed.length))
     section.add(
-      `${more} ${notListed === 1 ? 'file' : 'files'}${lines !== undefined ? `, ${number(lines)} lines` : ''}, not listed for lack of room.`,
+      `${more} ${notListed === 1 ? 'file' : 'files'}${lines !== undefined ? `, ${number(lines)} lines` : ''}, not listed.`,
       DIFFS_TRAILER_ROOM
     )
   }
