@@ -47,6 +47,8 @@ export async function gatherChangeContext(
   request: ChangeContextRequest,
   limits: ReadLimits = READ_LIMITS
 ): Promise<ChangeContext> {
+  // Outside a workflow run (a local run) there is no event to tell of.
+  if (!request.eventName) return { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
   const repository = repositoryOf(request)
   const reader = repository ? openReader({ ...request, repository }, limits) : NO_READER
   const gathering = new Gathering(
