@@ -27,6 +27,7 @@ export async function gatherPullRequest(gathering: Gathering): Promise<Gathered>
       '.'
   ]
   const facts: ChangeFacts = { summary, writing: { label: "The pull request's description", text: text(pull.body) } }
+  if (changed === 0) return { facts }
   const files = await readPullFiles(gathering, number, changed)
   if (!files) return { facts, instead: 'It holds what the event carries: the title, description and counts.' }
   facts.files = { list: files, total: Math.max(changed ?? 0, files.length), totalLines }
