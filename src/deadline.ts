@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import { DeadlineError } from './errors.js'
 
 /** The end of the time a step may spend, and one signal that fires at it or on cancel. */
@@ -21,5 +22,19 @@ export function startDeadline(at: number, cancel: AbortSignal): Deadline {
     signal: AbortSignal.any([cancel, timeUp.signal]),
     timeUp: timeUp.signal,
     remainingMs: () => Math.max(0, at - Date.now())
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts (then it rejects with the signal's reason). */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) {
+    signal?.throwIfAborted()
+    return
+  }
+  try {
+    await delay(ms, undefined, { signal })
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason
+    throw error
   }
 }

@@ -1,3 +1,6 @@
+import * as core from '@actions/core'
+import { blankSecrets } from './redact.js'
+
 /**
  * An error whose message is already a sentence for the person reading the log: what happened and
  * what to do. Anything else that reaches the top is a bug, and is reported as one.
@@ -27,4 +30,10 @@ export function failureMessage(error: unknown): string {
   if (error instanceof ActionError) return error.message
   const message = error instanceof Error ? error.message : String(error)
   return `The action failed unexpectedly: ${message}. Please report this, with the step's log, as an issue on the action's repository.`
+}
+
+/** A bug's stack, at debug level: a user who reports one can rerun with debug logging and attach it. */
+export function logStackForBugReport(error: unknown): void {
+  if (error instanceof ActionError || !(error instanceof Error) || !error.stack) return
+  core.debug(`Stack of the unexpected error: ${blankSecrets(error.stack)}`)
 }

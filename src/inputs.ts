@@ -2,18 +2,19 @@ import * as core from '@actions/core'
 import { Input } from './constants.js'
 import { parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
+import { registerSecret } from './redact.js'
 
 /** Everything a run needs, read and checked before the first request is sent. */
 export interface Settings {
   /** The documentation project, as the service names it (not yet URL-encoded). */
   projectId: string
-  /** The instruction for the agent; empty when an existing job is followed. */
+  /** The instruction for the agent; empty when an existing job is followed or a comment gives it. */
   prompt: string
   /** The admin key, `svc_<secret>`; already masked in the log. */
   apiKey: string
   /** The service's address without a trailing slash: https, or http on a loopback host. */
   baseUrl: string
-  /** Follow the job to a final status, or stop once it exists. */
+  /** Follow the job to a final status, or stop once it exists (a given jobId is always followed). */
   wait: boolean
   /** How long the step may follow the job, counted from the step's start. */
   timeoutMs: number
@@ -23,32 +24,56 @@ export interface Settings {
   jobId: string
   /** Fail a completed job that opened no pull request. */
   requirePr: boolean
+  /** Set when the run is comment-triggered: an issue_comment event, and neither prompt nor jobId given. */
+  comment: CommentSettings | null
 }
 
+export interface CommentSettings {
+  /** The prefix that marks a comment as an instruction, e.g. `/docs`. */
+  trigger: string
+  /** The author_association values whose comments may start a job, upper-case. */
+  allowedAssociations: string[]
+  /** For the reaction and the replies on the thread; already masked; may be empty. */
+  githubToken: string
+}
+
+export const DEFAULT_TRIGGER = '/docs'
+export const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR'
+// GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
+const ASSOCIATIONS = new Set([
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+  'CONTRIBUTOR',
+  'FIRST_TIME_CONTRIBUTOR',
+  'FIRST_TIMER',
+  'MANNEQUIN',
+  'NONE'
+])
 const KEY_SHAPE = /^svc_[^\s]+$/
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
 
 /**
- * Masks the API key in everything the runner prints from now on. It runs first, before any input
- * is checked or logged, so no later message (an error, a debug line) can show the key.
+ * Masks the API key and the GitHub token in everything the runner prints from now on. It runs
+ * first, before any input is checked or logged, so no later message (an error, a debug line) can
+ * show either.
  */
-export function maskApiKey(): void {
-  const raw = core.getInput(Input.apiKey, { trimWhitespace: false })
-  for (const value of new Set([raw, raw.trim()])) {
-    if (value) core.setSecret(value)
-  }
+export function maskSecrets(): void {
+  registerSecret(core.getInput(Input.apiKey, { trimWhitespace: false }))
+  registerSecret(core.getInput(Input.githubToken, { trimWhitespace: false }))
 }
 
-/** `commentPrompt`: in a comment-triggered run, the prompt read from the comment (the prompt input is empty). */
-export function readSettings(commentPrompt = ''): Settings {
+/** Reads and checks every input; `env` tells whether the run is comment-triggered. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const projectId = required(Input.projectId, 'the documentation project, as the service names it')
   const apiKey = required(
     Input.apiKey,
     'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
   )
   const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
-  const prompt = core.getInput(Input.prompt) || commentPrompt
+  const prompt = core.getInput(Input.prompt)
   const jobId = core.getInput(Input.jobId)
+  const comment = readCommentSettings(env)
 
   if (!KEY_SHAPE.test(apiKey)) {
     throw new ActionError(
@@ -57,7 +82,7 @@ export function readSettings(commentPrompt = ''): Settings {
         `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
     )
   }
-  if (!prompt && !jobId) {
+  if (!prompt && !jobId && !comment) {
     throw new ActionError(
       `Input ${Input.prompt} is empty and no ${Input.jobId} is given: there is nothing to do. ` +
         `Give a prompt to create a job, or a jobId to follow an existing one.`
@@ -76,14 +101,35 @@ export function readSettings(commentPrompt = ''): Settings {
     timeoutMs: parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout),
     pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval),
     jobId,
-    requirePr: readBoolean(Input.requirePr, false)
+    requirePr: readBoolean(Input.requirePr, false),
+    comment
   }
 }
 
-/** The settings as a debug line, with the key and the prompt left out. */
+/**
+ * The comment-triggered part of the settings, or null when the run is not comment-triggered (an
+ * issue_comment event, with neither prompt nor jobId given). Read on its own first, so that a
+ * comment-triggered run can answer on its thread even when the other inputs are wrong.
+ */
+export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): CommentSettings | null {
+  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId)) {
+    return null
+  }
+  return {
+    trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
+    allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
+    githubToken: core.getInput(Input.githubToken)
+  }
+}
+
+/** The settings as a debug line, with the secrets and the prompt left out. */
 export function describeSettings(settings: Settings): string {
-  const { apiKey: _key, prompt, ...shown } = settings
-  return JSON.stringify({ ...shown, prompt: prompt ? `(${prompt.length} characters)` : '' })
+  const { apiKey: _key, prompt, comment, ...shown } = settings
+  return JSON.stringify({
+    ...shown,
+    comment: comment && { ...comment, githubToken: comment.githubToken ? '(set)' : '' },
+    prompt: prompt ? `(${prompt.length} characters)` : ''
+  })
 }
 
 function required(name: string, what: string): string {
@@ -98,6 +144,30 @@ function readBoolean(name: string, fallback: boolean): boolean {
   if (/^(true|yes|on)$/i.test(value)) return true
   if (/^(false|no|off)$/i.test(value)) return false
   throw new ActionError(`Input ${name} is '${value}', which is not a boolean. Use true or false.`)
+}
+
+export function parseAssociations(list: string): string[] {
+  const values = list
+    .split(/[\s,]+/)
+    .map((value) => value.trim().toUpperCase())
+    .filter((value) => value !== '')
+  const unknown = values.filter((value) => !ASSOCIATIONS.has(value))
+  if (values.length === 0 || unknown.length > 0) {
+    throw new ActionError(
+      `Input ${Input.allowedAssociations} is '${list}'${unknown.length ? `, and ${unknown.join(', ')} is not an author association` : ''}. ` +
+        `Give a comma-separated list of ${[...ASSOCIATIONS].join(', ')} (default ${DEFAULT_ASSOCIATIONS}).`
+    )
+  }
+  return values
+}
+
+function readTrigger(trigger: string): string {
+  if (/\s/.test(trigger)) {
+    throw new ActionError(
+      `Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`
+    )
+  }
+  return trigger
 }
 
 function readBaseUrl(text: string): string {

@@ -143,7 +143,7 @@ describe('wait, jobId and timeout', () => {
       `::error::Job ${id} did not reach a final status within the timeout of 600ms (last status: active).`
     )
     expect(run.stdout).toContain(`run this action with jobId: ${id}`)
-    expect(run.summary).toContain('timed out')
+    expect(run.summary).toContain('Timed out: job')
   })
 })
 

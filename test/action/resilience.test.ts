@@ -2,6 +2,7 @@
 // code, the ::error:: sentence, outputs) and what the service received (how many creates, how many
 // reads, when). A create is sent again only when the service surely did not take it.
 import http from 'node:http'
+import { expectCleanOutput as expectCleanOutputOf } from '../support/expect-clean-output.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction, startAction, type ActionRun, withoutMaskCommands } from '../support/run-action.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
@@ -41,9 +42,8 @@ const onlyJob = (): string => {
 
 /** What every run must hold to, whatever went wrong: no stack trace, no key, nothing on stderr. */
 function expectCleanOutput(run: ActionRun): void {
-  expect(run.stdout + run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  expectCleanOutputOf(run, service.apiKey)
   expect(run.stderr).toBe('')
-  expect(withoutMaskCommands(run.all)).not.toContain(service.apiKey)
 }
 
 /** A server at another port, where a redirect points: it must never hear from the action. */

@@ -1,9 +1,9 @@
-import type { Deadline } from './deadline.js'
+import { sleep, type Deadline } from './deadline.js'
 import { ActionError, DeadlineError } from './errors.js'
-import { isFinal, type Job } from './job.js'
-import { backoffMs, sleep, type Random } from './retry.js'
-import { pollDelays } from './schedule.js'
-import { ServiceError, type JobService } from './service.js'
+import { isFinal, type Job } from './job-record.js'
+import { ServiceError, type JobService } from './job-service.js'
+import { pollDelays } from './poll-delays.js'
+import { backoffMs, readBackoff, retryWaitMs, RetryPolicy, type Random } from './retry-policy.js'
 
 export interface FollowOptions {
   pollIntervalMs: number
@@ -13,10 +13,6 @@ export interface FollowOptions {
   /** Called when a read failed and will be tried again. */
   onRetry?: (problem: string, waitMs: number) => void
   random?: Random
-  /** A 404 for the job is believed after this many in a row (a replica may lag behind a create). */
-  notFoundConfirmations?: number
-  /** Answers that are not job records (a proxy's page) are borne this many times in a row. */
-  notAJobLimit?: number
 }
 
 export type FollowResult =
@@ -36,11 +32,10 @@ export async function followJob(
   options: FollowOptions
 ): Promise<FollowResult> {
   const { deadline, random } = options
-  const confirmations = options.notFoundConfirmations ?? 3
-  const notAJobLimit = options.notAJobLimit ?? 5
+  const { notFoundConfirmations, notAJobLimit } = RetryPolicy.read
+  const { lastReadBeforeDeadlineMs } = RetryPolicy.poll
   const schedule = pollDelays(options.pollIntervalMs, random)
-  const backoffBaseMs = Math.min(1000, options.pollIntervalMs)
-  const backoffCapMs = Math.max(options.pollIntervalMs, 30_000)
+  const backoff = readBackoff(options.pollIntervalMs)
   let job = lastSeen
   let waitMs = job ? schedule.next().value : 0
   let failures = 0
@@ -53,7 +48,7 @@ export async function followJob(
     // One last read just before the deadline beats giving up without knowing.
     if (waitMs >= deadline.remainingMs() && !lastChanceTaken) {
       lastChanceTaken = true
-      waitMs = Math.max(0, deadline.remainingMs() - Math.min(1000, deadline.remainingMs() / 2))
+      waitMs = Math.max(0, deadline.remainingMs() - Math.min(lastReadBeforeDeadlineMs, deadline.remainingMs() / 2))
     }
     try {
       await sleep(waitMs, deadline.signal)
@@ -63,13 +58,11 @@ export async function followJob(
       if (!(error instanceof ServiceError) || error.kind === 'fatal') throw error
       failures++
       lastProblem = error.message
-      if (error.kind === 'notFound' && ++notFound >= confirmations) throw error
+      if (error.kind === 'notFound' && ++notFound >= notFoundConfirmations) throw error
       if (error.kind === 'notAJob' && ++notAJob >= notAJobLimit) {
         throw new ActionError(`${error.message} This went on for ${notAJob} reads in a row; giving up on job ${jobId}.`)
       }
-      // Retry-After is a floor, not the whole wait: a server that keeps answering `Retry-After: 0`
-      // must not be polled in a tight loop.
-      waitMs = Math.max(error.retryAfterMs ?? 0, backoffMs(failures, backoffBaseMs, backoffCapMs, random))
+      waitMs = retryWaitMs(backoffMs(failures, backoff.baseMs, backoff.capMs, random), error.retryAfterMs)
       options.onRetry?.(error.message, waitMs)
       continue
     }

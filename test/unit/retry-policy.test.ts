@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { backoffMs, retryAfterMs, sleep } from '../../src/retry.js'
+import { sleep } from '../../src/deadline.js'
+import { backoffMs, retryAfterMs } from '../../src/retry-policy.js'
 
 describe('backoffMs', () => {
   it('doubles from the base, within the upper half of each step', () => {

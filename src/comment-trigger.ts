@@ -1,4 +1,3 @@
-import * as core from '@actions/core'
 import { readFileSync } from 'node:fs'
 import { Input } from './constants.js'
 import { ActionError } from './errors.js'
@@ -30,36 +29,21 @@ export interface CommentRules {
   repository?: string
 }
 
-export const DEFAULT_TRIGGER = '/docs'
-export const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR'
-// GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
-const ASSOCIATIONS = new Set([
-  'OWNER',
-  'MEMBER',
-  'COLLABORATOR',
-  'CONTRIBUTOR',
-  'FIRST_TIME_CONTRIBUTOR',
-  'FIRST_TIMER',
-  'MANNEQUIN',
-  'NONE'
-])
 const MAX_TITLE = 200
 
 /**
- * Reads the event when the run is comment-triggered: an issue_comment event, and neither a prompt
- * nor a jobId given (with either, the comment is not read and the run is an ordinary one).
- * Returns null for any other run.
+ * Reads the issue_comment event of a comment-triggered run (see Settings.comment) and decides
+ * whether it starts a job.
  */
-export function readCommentRequest(env: NodeJS.ProcessEnv = process.env): CommentRequest | null {
-  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId))
-    return null
-  const rules: CommentRules = {
-    trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
-    allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
+export function readCommentRequest(
+  rules: Pick<CommentRules, 'trigger' | 'allowedAssociations'>,
+  env: NodeJS.ProcessEnv = process.env
+): CommentRequest {
+  return decideComment(readPayload(env.GITHUB_EVENT_PATH), {
+    ...rules,
     serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
     repository: env.GITHUB_REPOSITORY || undefined
-  }
-  return decideComment(readPayload(env.GITHUB_EVENT_PATH), rules)
+  })
 }
 
 /**
@@ -143,30 +127,6 @@ export function promptWithContext(instruction: string, comment: TriggeringCommen
     `Context: @${comment.author} asked this in a comment on ${kind} #${number}` +
     `${shortTitle ? ` ${JSON.stringify(shortTitle)}` : ''} (${url}).`
   )
-}
-
-export function parseAssociations(list: string): string[] {
-  const values = list
-    .split(/[\s,]+/)
-    .map((value) => value.trim().toUpperCase())
-    .filter((value) => value !== '')
-  const unknown = values.filter((value) => !ASSOCIATIONS.has(value))
-  if (values.length === 0 || unknown.length > 0) {
-    throw new ActionError(
-      `Input ${Input.allowedAssociations} is '${list}'${unknown.length ? `, and ${unknown.join(', ')} is not an author association` : ''}. ` +
-        `Give a comma-separated list of ${[...ASSOCIATIONS].join(', ')} (default ${DEFAULT_ASSOCIATIONS}).`
-    )
-  }
-  return values
-}
-
-function readTrigger(trigger: string): string {
-  if (/\s/.test(trigger)) {
-    throw new ActionError(
-      `Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`
-    )
-  }
-  return trigger
 }
 
 function readPayload(path: string | undefined): unknown {

@@ -1,23 +1,14 @@
 import * as core from '@actions/core'
-import type { TriggeringComment } from './comment.js'
+import type { TriggeringComment } from './comment-trigger.js'
 import { Input } from './constants.js'
-import type { Job } from './job.js'
-import type { Ending } from './report.js'
+import { blankSecrets } from './redact.js'
+import { describeEnding, type RunOutcome } from './run-ending.js'
 import { USER_AGENT } from './version.js'
 
-/** How the run ended, as the reply on the thread tells it. */
-export interface ThreadOutcome {
-  ending: Ending
-  /** The job as last seen, null if it was never read. */
-  job: Job | null
-  /** The job's id, empty when no job was created. */
-  jobId: string
-}
-
-/** The issue or pull request a comment-triggered run answers on. */
-export interface Thread {
+/** The replies on the issue or pull request a comment-triggered run answers on. */
+export interface CommentReplies {
   /** Says how the run ended: updates the reply, or adds one if there is none. Never throws. */
-  finish(outcome: ThreadOutcome): Promise<void>
+  finish(outcome: RunOutcome): Promise<void>
 }
 
 type GitHub = typeof import('@actions/github')
@@ -26,19 +17,12 @@ type Octokit = ReturnType<GitHub['getOctokit']>
 // A reply is a courtesy: it must never hold the step for long, whatever the API does.
 const CALL_TIMEOUT_MS = 10_000
 
-/** Masks the token in everything the runner prints from now on; every run calls it, first thing. */
-export function maskGithubToken(): void {
-  const token = core.getInput(Input.githubToken)
-  if (token) core.setSecret(token)
-}
-
 /**
  * Puts an 👀 reaction on the comment and a reply linking the workflow run, without waiting for
  * either: the job is created meanwhile. The GitHub client is loaded here, and only here, so that
  * runs that are not comment-triggered never load it. Every GitHub call that fails is a warning.
  */
-export function openThread(comment: TriggeringComment): Thread {
-  const token = core.getInput(Input.githubToken)
+export function startCommentReplies(comment: TriggeringComment, token: string): CommentReplies {
   if (!token) {
     core.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
@@ -49,7 +33,7 @@ export function openThread(comment: TriggeringComment): Thread {
   const issue = { owner, repo, issue_number: comment.thread.number }
   const where = describe(comment)
 
-  const call = <T>(what: string, request: (signal: AbortSignal) => Promise<T>) => attempt(what, request, token)
+  const call = <T>(what: string, request: (signal: AbortSignal) => Promise<T>) => attempt(what, request)
   const opened = (async () => {
     const github = await call('load the GitHub client', (): Promise<GitHub> => import('@actions/github'))
     if (!github) return null
@@ -70,7 +54,7 @@ export function openThread(comment: TriggeringComment): Thread {
     if (reply) core.info(`Replied on the ${where}: ${reply.data.html_url}`)
     return { octokit, runUrl, replyId: reply?.data.id }
   })().catch((error: unknown) => {
-    core.warning(`Could not answer on the ${where}: ${describeError(error, token)} The job is not affected.`)
+    core.warning(`Could not answer on the ${where}: ${describeError(error)} The job is not affected.`)
     return null
   })
 
@@ -104,56 +88,24 @@ export function startedReply(runUrl: string): string {
 }
 
 /** The reply once the run ends: the pull request, no changes, failed, timed out... */
-export function outcomeReply({ ending, job, jobId }: ThreadOutcome, runUrl: string): string {
-  const id = jobId ? `\`${jobId.replace(/[^\w.:-]/g, '')}\`` : ''
-  return `${outcomeSentence(ending, job, id)}\n\n[Workflow run](${runUrl})`
-}
-
-function outcomeSentence(ending: Ending, job: Job | null, id: string): string {
-  const keepsRunning =
-    'keeps running on the service, which has no cancel operation; the workflow run says how to follow it again.'
-  switch (ending) {
-    case 'final':
-      if (job?.status === 'completed' && job.prLink) return `✅ Job ${id} opened a pull request: ${job.prLink}`
-      if (job?.status === 'completed') {
-        return `☑️ Job ${id} completed with no changes: no pull request was opened (the agent changed no files, or the project pushes straight to its deploy branch).`
-      }
-      if (job?.status === 'archived') return `🗄️ Job ${id} was archived; it may not have finished its work.`
-      return `❌ Job ${id} failed: the agent hit an unrecoverable error.`
-    case 'created':
-      return `🚀 Job ${id} was created; this run does not follow it (${Input.wait} is false).`
-    case 'timeout':
-      return `⏱️ Timed out: job ${id} was still ${job?.status ?? 'running'} when the run's ${Input.timeout} ran out. It ${keepsRunning}`
-    case 'cancelled':
-      return id
-        ? `🛑 The workflow run was cancelled. Job ${id} ${keepsRunning}`
-        : '🛑 The workflow run was cancelled before a job was started.'
-    default:
-      return id
-        ? `❌ Following job ${id} failed; the workflow run's log says why.`
-        : "❌ The run failed and no job was started; the workflow run's log says why."
-  }
+export function outcomeReply(outcome: RunOutcome, runUrl: string): string {
+  const { icon, short } = describeEnding(outcome, (jobId) => `\`${jobId.replace(/[^\w.:-]/g, '')}\``)
+  return `${icon} ${short}\n\n[Workflow run](${runUrl})`
 }
 
 /** Makes one GitHub call, bounded in time; a failure is a warning and `undefined`, never an error. */
-async function attempt<T>(
-  what: string,
-  request: (signal: AbortSignal) => Promise<T>,
-  token: string
-): Promise<T | undefined> {
+async function attempt<T>(what: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
   try {
     return await request(AbortSignal.timeout(CALL_TIMEOUT_MS))
   } catch (error) {
-    core.warning(`Could not ${what}: ${describeError(error, token)} The job is not affected.`)
+    core.warning(`Could not ${what}: ${describeError(error)} The job is not affected.`)
     return undefined
   }
 }
 
 /** A GitHub API error as a sentence, with the likely fix; never the token, should a server echo it. */
-function describeError(error: unknown, token: string): string {
-  const message = (error instanceof Error ? error.message : String(error))
-    .split(token)
-    .join('***')
+function describeError(error: unknown): string {
+  const message = blankSecrets(error instanceof Error ? error.message : String(error))
     .replace(/\s+/g, ' ')
     .trim()
   const { name, status, response } = error as { name?: unknown; status?: unknown; response?: unknown }

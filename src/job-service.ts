@@ -1,9 +1,10 @@
-import type { Deadline } from './deadline.js'
+import { sleep, type Deadline } from './deadline.js'
 import { ActionError, DeadlineError } from './errors.js'
 import { DEFAULT_LIMITS, HttpClient, NetworkError, type HttpLimits, type HttpResponse } from './http.js'
 import { formatDuration } from './duration.js'
-import { parseJob, type Job } from './job.js'
-import { backoffMs, retryAfterMs, sleep } from './retry.js'
+import { parseJob, type Job } from './job-record.js'
+import { blankSecrets } from './redact.js'
+import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
 
 /**
  * How a request to the service went wrong, as far as the next step cares:
@@ -40,13 +41,12 @@ export interface ServiceOptions {
   projectId: string
   apiKey: string
   limits?: HttpLimits
-  /** Tries for a create the service did not take (429 or refused); there is no idempotency key. */
-  createTries?: number
-  /** The first wait between create tries; it doubles, with jitter. */
-  createBackoffMs?: number
+  /** The create's retry policy; RetryPolicy.create unless a test needs shorter waits. */
+  createRetry?: CreateRetry
 }
 
-const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504])
+type CreateRetry = { readonly [K in keyof typeof RetryPolicy.create]: number }
+
 const MAY_HAVE_CREATED = "The job may or may not have been created: check the project's jobs before running again."
 
 /** The job service's HTTP interface: the one place that knows its paths, headers and status codes. */
@@ -67,7 +67,7 @@ export class JobService {
    * between tries are not. `onSending` is told when a request goes out and when it is answered.
    */
   async createJob(prompt: string, deadline: Deadline, hooks: CreateHooks = {}): Promise<Job> {
-    const tries = this.options.createTries ?? 4
+    const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
     for (let attempt = 1; ; attempt++) {
       let failure: unknown
       hooks.onSending?.(true)
@@ -79,7 +79,7 @@ export class JobService {
         hooks.onSending?.(false)
       }
       if (!(failure instanceof ServiceError) || failure.kind !== 'notTaken' || attempt >= tries) throw failure
-      const waitMs = failure.retryAfterMs ?? backoffMs(attempt, this.options.createBackoffMs ?? 2000, 60_000)
+      const waitMs = failure.retryAfterMs ?? backoffMs(attempt, backoffBaseMs, backoffCapMs)
       if (waitMs >= deadline.remainingMs()) {
         throw new ServiceError(`${failure.message} The timeout runs out before another try could be made.`, 'fatal')
       }
@@ -106,7 +106,7 @@ export class JobService {
       if (job) return job
       throw new ServiceError(
         `The service answered the read of job ${jobId} with something that is not a job record ` +
-          `(HTTP ${status}: ${excerpt(response, this.options.apiKey)}); a proxy may be in the way.`,
+          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way.`,
         'notAJob'
       )
     }
@@ -117,9 +117,9 @@ export class JobService {
         'notFound'
       )
     }
-    if (RETRYABLE_READ_STATUSES.has(status)) {
+    if (RetryPolicy.read.retryableStatuses.has(status)) {
       throw new ServiceError(
-        `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response, this.options.apiKey)}).`,
+        `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response)}).`,
         'transient',
         retryAfterMs(response.headers['retry-after'])
       )
@@ -165,7 +165,7 @@ export class JobService {
       if (job) return job
       throw new ServiceError(
         `The service answered the create with something that is not a job record ` +
-          `(HTTP ${status}: ${excerpt(response, this.options.apiKey)}); a proxy may be in the way. ${MAY_HAVE_CREATED}`,
+          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way. ${MAY_HAVE_CREATED}`,
         'uncertain'
       )
     }
@@ -179,13 +179,13 @@ export class JobService {
     }
     if (status >= 500) {
       throw new ServiceError(
-        `The service failed while creating the job (HTTP ${status}: ${excerpt(response, this.options.apiKey)}). ${MAY_HAVE_CREATED}`,
+        `The service failed while creating the job (HTTP ${status}: ${excerpt(response)}). ${MAY_HAVE_CREATED}`,
         'uncertain'
       )
     }
     if (status === 400) {
       throw new ServiceError(
-        `The service rejected the job request (HTTP 400: ${excerpt(response, this.options.apiKey)}). ` +
+        `The service rejected the job request (HTTP 400: ${excerpt(response)}). ` +
           `Check the prompt input; no job was created.`,
         'fatal'
       )
@@ -205,7 +205,7 @@ export class JobService {
     const { status } = response
     if (status >= 300 && status < 400) {
       return (
-        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response, this.options.apiKey)}), which is not followed: ` +
+        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response)}), which is not followed: ` +
         `the key is only sent to ${this.options.baseUrl}. Check baseUrl; the service may have moved.`
       )
     }
@@ -221,7 +221,7 @@ export class JobService {
         `address is outside the project's IP allow-list. Use a key with the ${scope} scope, or allow the runner's address.`
       )
     }
-    return `The service answered HTTP ${status} (${excerpt(response, this.options.apiKey)}). Check baseUrl and projectId.`
+    return `The service answered HTTP ${status} (${excerpt(response)}). Check baseUrl and projectId.`
   }
 
   private authHeaders(): Record<string, string> {
@@ -241,7 +241,7 @@ function parseJson(text: string): unknown {
  * A short, single-line excerpt of an error body: the service's own `{"error": ...}` message when
  * there is one, or the text of a plain or HTML page; never the key, should a server echo it.
  */
-export function excerpt(response: HttpResponse, apiKey: string, maxLength = 200): string {
+export function excerpt(response: HttpResponse, maxLength = 200): string {
   const json = parseJson(response.body)
   const message =
     json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string'
@@ -250,25 +250,20 @@ export function excerpt(response: HttpResponse, apiKey: string, maxLength = 200)
           .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
           .replace(/<[^>]*>/g, ' ')
           .replace(/&nbsp;/g, ' ')
-  const oneLine = redact(message, apiKey).replace(/\s+/g, ' ').trim()
+  const oneLine = blankSecrets(message).replace(/\s+/g, ' ').trim()
   if (oneLine === '') return 'no message'
   return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine
 }
 
-/** The text with the key blanked, as written or URL-encoded, should a server echo it. */
-function redact(text: string, apiKey: string): string {
-  return text.split(apiKey).join('***').split(encodeURIComponent(apiKey)).join('***')
-}
-
 /** Where a redirect points, without its query, and never with the key, should a server echo it. */
-function redirectTarget(response: HttpResponse, apiKey: string): string {
+function redirectTarget(response: HttpResponse): string {
   const location = response.headers.location
   const text = Array.isArray(location) ? location[0] : location
   if (!text) return 'no location'
   try {
     const url = new URL(text, 'http://relative.invalid')
     const target = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
-    return redact(target, apiKey)
+    return blankSecrets(target)
   } catch {
     return 'an unreadable location'
   }

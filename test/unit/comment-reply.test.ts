@@ -1,7 +1,7 @@
 // What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
 import { describe, expect, it } from 'vitest'
-import type { Job } from '../../src/job.js'
-import { outcomeReply, runLink, startedReply } from '../../src/thread.js'
+import type { Job } from '../../src/job-record.js'
+import { outcomeReply, runLink, startedReply } from '../../src/comment-reply.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isFinal, isKnownStatus, parseJob } from '../../src/job.js'
+import { isFinal, isKnownStatus, parseJob } from '../../src/job-record.js'
 
 describe('parseJob', () => {
   it('reads a record as the service serves it', () => {

@@ -2,13 +2,17 @@
 // does to one request, and how error bodies are shown.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startDeadline } from '../../src/deadline.js'
 import { DEFAULT_LIMITS } from '../../src/http.js'
-import { JobService, ServiceError, excerpt } from '../../src/service.js'
+import { JobService, ServiceError, excerpt } from '../../src/job-service.js'
+import { registerSecret } from '../../src/redact.js'
+import { RetryPolicy } from '../../src/retry-policy.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 const KEY = 'svc_unit_test_key'
+// Registered as the run does, so that error excerpts blank it.
+beforeAll(() => registerSecret(KEY))
 let service: StandInService | undefined
 let raw: http.Server | undefined
 afterEach(async () => {
@@ -24,7 +28,7 @@ function client(baseUrl: string, limits: Partial<typeof DEFAULT_LIMITS> = {}): J
     projectId: 'docs',
     apiKey: KEY,
     limits: { ...DEFAULT_LIMITS, ...limits },
-    createBackoffMs: 10
+    createRetry: { ...RetryPolicy.create, backoffBaseMs: 10 }
   })
 }
 
@@ -119,7 +123,7 @@ describe('excerpt', () => {
   const response = (body: string) => ({ status: 500, headers: {}, body })
 
   it("shows the service's own JSON error message", () => {
-    expect(excerpt(response('{"error": "prompt must be a non-empty string"}'), KEY)).toBe(
+    expect(excerpt(response('{"error": "prompt must be a non-empty string"}'))).toBe(
       'prompt must be a non-empty string'
     )
   })
@@ -127,15 +131,15 @@ describe('excerpt', () => {
   it('shows the text of an HTML page, not its tags or scripts', () => {
     const page =
       '<html><head><style>h1{}</style><script>var x=1</script></head><body><h1>502 Bad Gateway</h1>\n<p>nginx</p></body></html>'
-    expect(excerpt(response(page), KEY)).toBe('502 Bad Gateway nginx')
+    expect(excerpt(response(page))).toBe('502 Bad Gateway nginx')
   })
 
   it('never shows the key, should a server echo it', () => {
-    expect(excerpt(response(`Unauthorized: Bearer ${KEY}`), KEY)).toBe('Unauthorized: Bearer ***')
+    expect(excerpt(response(`Unauthorized: Bearer ${KEY}`))).toBe('Unauthorized: Bearer ***')
   })
 
   it('says so when there is nothing to show, and cuts long bodies', () => {
-    expect(excerpt(response('   '), KEY)).toBe('no message')
-    expect(excerpt(response('a'.repeat(500)), KEY)).toHaveLength(200)
+    expect(excerpt(response('   '))).toBe('no message')
+    expect(excerpt(response('a'.repeat(500)))).toHaveLength(200)
   })
 })
