@@ -1,7 +1,6 @@
 // The bundled action behind a forward proxy, as on a runner whose network only lets traffic out
 // through one: HTTP_PROXY / http_proxy are used, NO_PROXY is honoured, and a proxy that is down
 // or refuses is a clear sentence, not a stack trace or a "may or may not have been created".
-import http from 'node:http'
 import net from 'node:net'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -108,38 +107,5 @@ describe('through a forward proxy', () => {
     expect(run.stdout).not.toMatch(/may or may not|UND_ERR/)
     expect(service.requests).toHaveLength(0)
     expectCleanOutput(run, service.apiKey)
-  })
-})
-
-describe('the test proxy itself', () => {
-  it('forwards an absolute-form request, as a client that does not tunnel sends it', async () => {
-    service = await startStandInService()
-    proxy = await startProxy()
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port: proxy!.port,
-          method: 'GET',
-          path: `${service.url}/v2/agent/docs/job/job_0`,
-          headers: { authorization: `Bearer ${service.apiKey}` }
-        },
-        (res) => {
-          let text = ''
-          res
-            .setEncoding('utf8')
-            .on('data', (c) => (text += c))
-            .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
-        }
-      )
-      req.on('error', reject).end()
-    })
-
-    expect(status).toBe(404)
-    expect(JSON.parse(body)).toEqual({ error: 'Job not found' })
-    expect(proxy.seen).toEqual([
-      expect.objectContaining({ method: 'GET', target: `127.0.0.1:${service.port}`, path: '/v2/agent/docs/job/job_0' })
-    ])
-    expect(service.requestsOf('GET', '/job/job_0')).toHaveLength(1)
   })
 })
