@@ -24,7 +24,8 @@ export function parseActionYml(text) {
   /** @param {string} why @returns {never} */
   const fail = (why) => {
     throw new Error(
-      `action.yml line ${at + 1}: ${why}. scripts/readme-tables.js reads only mappings of plain, quoted and block scalars.`
+      `action.yml line ${at + 1}: ${why}. scripts/readme-tables.js reads only mappings of plain, ` +
+        `quoted and block scalars.`
     )
   }
   /** @param {string} line */
@@ -68,7 +69,11 @@ export function parseActionYml(text) {
     return map
   }
 
-  /** A `>-`, `>`, `|-` or `|` block under a key indented `parentIndent`. @param {string} header @param {number} parentIndent */
+  /**
+   * A `>-`, `>`, `|-` or `|` block under a key indented `parentIndent`.
+   * @param {string} header
+   * @param {number} parentIndent
+   */
   function block(header, parentIndent) {
     const style = /^([>|])(-?)$/.exec(header)
     if (!style) fail(`the block header '${header}' is not one of >-, >, |- or |`)

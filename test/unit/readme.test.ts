@@ -113,7 +113,15 @@ describe('scripts/readme-tables.js', () => {
   it('puts an input action.yml gains into the table, with its default', () => {
     const withContext = actionYml.replace(
       /^outputs:/m,
-      "  context:\n    description: >-\n      What the agent is told besides the prompt: none, changes\n      or diff | all.\n    default: 'changes'\n\noutputs:"
+      [
+        '  context:',
+        '    description: >-',
+        '      What the agent is told besides the prompt: none, changes',
+        '      or diff | all.',
+        "    default: 'changes'",
+        '',
+        'outputs:'
+      ].join('\n')
     )
     expect(inputsTable(parseActionYml(withContext))).toContain(
       '| `context` | `changes` | What the agent is told besides the prompt: none, changes or diff \\| all. |'
