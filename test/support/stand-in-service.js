@@ -3,7 +3,7 @@
 // tests, the demo and the benchmark all talk to. Plain JavaScript with Node's built-ins only, so
 // that `npm run demo` works on a fresh clone with no install step.
 //
-// It serves the interface as ../shared/service-notes.md describes it (201 on create, 200 on get,
+// It serves the interface as docs/service-contract.md describes it (201 on create, 200 on get,
 // {"error": ...} bodies, 401/403/404/429), records every request it receives, and can be scripted:
 // how each job's status moves over time, and faults to inject (status codes, bodies, Retry-After,
 // proxy pages, hangs, connection resets, a lost answer after the job was made).
