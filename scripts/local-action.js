@@ -29,7 +29,7 @@ await writeFile(
     "INPUT_PROMPT='Document the new --dry-run flag in the CLI reference.'",
     `INPUT_BASEURL=${service.url}`,
     `INPUT_APIKEY=${service.apiKey}`,
-    'INPUT_POLLINTERVAL=500ms',
+    'INPUT_POLLINTERVAL=1s',
     'INPUT_TIMEOUT=1m',
     ''
   ].join('\n'),
