@@ -1,8 +1,9 @@
-import * as core from '@actions/core'
 import type { TriggeringComment } from './comment-trigger.js'
 import { Input } from './constants.js'
+import { log } from './log.js'
 import { blankSecrets } from './redact.js'
-import { describeEnding, type RunOutcome } from './run-ending.js'
+import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
+import { codeSpan, neutralise } from './untrusted-text.js'
 import { USER_AGENT } from './version.js'
 
 /** The replies on the issue or pull request a comment-triggered run answers on. */
@@ -24,7 +25,7 @@ const CALL_TIMEOUT_MS = 10_000
  */
 export function startCommentReplies(comment: TriggeringComment, token: string): CommentReplies {
   if (!token) {
-    core.warning(
+    log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
     )
     return { finish: async () => {} }
@@ -51,10 +52,10 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     const reply = await call(`reply on the ${where}`, (signal) =>
       octokit.rest.issues.createComment({ ...issue, body: startedReply(runUrl), request: { signal } })
     )
-    if (reply) core.info(`Replied on the ${where}: ${reply.data.html_url}`)
+    if (reply) log.info(`Replied on the ${where}: ${neutralise(String(reply.data.html_url))}`)
     return { octokit, runUrl, replyId: reply?.data.id }
   })().catch((error: unknown) => {
-    core.warning(`Could not answer on the ${where}: ${describeError(error)} The job is not affected.`)
+    log.warning(`Could not answer on the ${where}: ${describeError(error)} The job is not affected.`)
     return null
   })
 
@@ -87,10 +88,22 @@ export function startedReply(runUrl: string): string {
   return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated when it ends.`
 }
 
-/** The reply once the run ends: the pull request, no changes, failed, timed out... */
+// A reply is posted where the runner's masking does not apply and Markdown is rendered: the
+// service's values go in code spans (no mention, link or image works there; a backslash would not
+// stop a mention), and the whole body is blanked of secrets in every form.
+const ON_THE_THREAD: ValueFormat = {
+  id: (jobId) => codeSpan(neutralise(jobId)),
+  status: (status) => codeSpan(neutralise(status))
+}
+
+/**
+ * The reply once the run ends: the pull request, no changes, failed, timed out... Its words are
+ * the action's own; the service's only as code spans, and a pull request link only of the shape
+ * pull-request-link.ts accepts.
+ */
 export function outcomeReply(outcome: RunOutcome, runUrl: string): string {
-  const { icon, short } = describeEnding(outcome, (jobId) => `\`${jobId.replace(/[^\w.:-]/g, '')}\``)
-  return `${icon} ${short}\n\n[Workflow run](${runUrl})`
+  const { icon, short } = describeEnding(outcome, ON_THE_THREAD)
+  return blankSecrets(`${icon} ${short}\n\n[Workflow run](${runUrl})`)
 }
 
 /** Makes one GitHub call, bounded in time; a failure is a warning and `undefined`, never an error. */
@@ -98,16 +111,14 @@ async function attempt<T>(what: string, request: (signal: AbortSignal) => Promis
   try {
     return await request(AbortSignal.timeout(CALL_TIMEOUT_MS))
   } catch (error) {
-    core.warning(`Could not ${what}: ${describeError(error)} The job is not affected.`)
+    log.warning(`Could not ${what}: ${describeError(error)} The job is not affected.`)
     return undefined
   }
 }
 
 /** A GitHub API error as a sentence, with the likely fix; never the token, should a server echo it. */
 function describeError(error: unknown): string {
-  const message = blankSecrets(error instanceof Error ? error.message : String(error))
-    .replace(/\s+/g, ' ')
-    .trim()
+  const message = neutralise(error instanceof Error ? error.message : String(error))
   const { name, status, response } = error as { name?: unknown; status?: unknown; response?: unknown }
   if (name !== 'HttpError' || typeof status !== 'number') return `${message}.`
   // Octokit reports a request that got no answer as status 500 without a response.

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { Input } from './constants.js'
 import { ActionError } from './errors.js'
+import { neutralise } from './untrusted-text.js'
 
 /** The comment that started a job, and the thread it was written on. */
 export interface TriggeringComment {
@@ -30,6 +31,8 @@ export interface CommentRules {
 }
 
 const MAX_TITLE = 200
+// owner/name as GitHub allows them: it goes into API paths and into the link of every reply.
+const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
 
 /**
  * Reads the issue_comment event of a comment-triggered run (see Settings.comment) and decides
@@ -61,12 +64,13 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
       'The issue_comment event has no comment or no issue in its payload (GITHUB_EVENT_PATH); there is nothing to read a prompt from.'
     )
   }
-  const author = text(user.login) || 'someone'
+  // The payload's texts are outside text: they reach the log only neutralised.
+  const author = neutralise(text(user.login), 60) || 'someone'
   const association = (text(comment.author_association) || 'NONE').toUpperCase()
 
   if (event.action !== 'created') {
     return skip(
-      `The comment was ${text(event.action) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`
+      `The comment was ${neutralise(text(event.action), 40) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`
     )
   }
   if (user.type === 'Bot') return skip(`The comment is by a bot (${author}): comments by bots never start a job.`)
@@ -74,7 +78,7 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
   if (instruction === null) return skip(`The comment does not start with ${rules.trigger}: it starts nothing.`)
   if (!rules.allowedAssociations.includes(association)) {
     return skip(
-      `The comment by ${author} starts with ${rules.trigger}, but their association with the repository is ${association}, ` +
+      `The comment by ${author} starts with ${rules.trigger}, but their association with the repository is ${neutralise(association, 40)}, ` +
         `which is not in ${Input.allowedAssociations} (${rules.allowedAssociations.join(', ')}): no job was started.`
     )
   }
@@ -86,6 +90,12 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
   const repository = rules.repository || text(asObject(event.repository).full_name)
   if (!repository)
     throw new ActionError('Neither GITHUB_REPOSITORY nor the event names the repository the comment is in.')
+  if (!REPOSITORY.test(repository)) {
+    throw new ActionError(
+      `The repository the comment is in, '${neutralise(repository, 100)}', is not of the form owner/name; ` +
+        `the run cannot answer on its thread. Check GITHUB_REPOSITORY.`
+    )
+  }
   const isPull = issue.pull_request !== undefined && issue.pull_request !== null
   const triggering: TriggeringComment = {
     id: comment.id,

@@ -2,7 +2,10 @@ import * as core from '@actions/core'
 import { Input } from './constants.js'
 import { parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
+import { isJobId } from './job-record.js'
+import { log } from './log.js'
 import { registerSecret } from './redact.js'
+import { hasControlCharacter, neutralise } from './untrusted-text.js'
 
 /** Everything a run needs, read and checked before the first request is sent. */
 export interface Settings {
@@ -65,14 +68,14 @@ export function maskSecrets(): void {
 
 /** Reads and checks every input; `env` tells whether the run is comment-triggered. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const projectId = required(Input.projectId, 'the documentation project, as the service names it')
+  const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
   const apiKey = required(
     Input.apiKey,
     'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
   )
   const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
   const prompt = core.getInput(Input.prompt)
-  const jobId = core.getInput(Input.jobId)
+  const jobId = readJobId(core.getInput(Input.jobId))
   const comment = readCommentSettings(env)
 
   if (!KEY_SHAPE.test(apiKey)) {
@@ -89,7 +92,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     )
   }
   if (prompt && jobId) {
-    core.warning(`Both ${Input.prompt} and ${Input.jobId} are given: following job ${jobId}; the prompt is not sent.`)
+    log.warning(`Both ${Input.prompt} and ${Input.jobId} are given: following job ${jobId}; the prompt is not sent.`)
+  } else if (prompt && env.GITHUB_EVENT_NAME === 'issue_comment') {
+    log.warning(
+      `This run was started by a comment (issue_comment) and has a ${Input.prompt} input, so it starts a job ` +
+        `whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
+        `leave ${Input.prompt} out and let the comment give the instruction (see ${Input.trigger} and ` +
+        `${Input.allowedAssociations}), or check github.event.comment.author_association in the workflow's if: condition.`
+    )
   }
 
   return {
@@ -132,6 +142,50 @@ export function describeSettings(settings: Settings): string {
   })
 }
 
+/**
+ * The project as given, once it is sure to name one: it is a segment of every request's path, so
+ * `.` and `..` (which would send the key to another route) are refused, as written or
+ * percent-encoded; and it is logged, so a control character (a line break) is refused too.
+ */
+function readProjectId(projectId: string): string {
+  if (hasControlCharacter(projectId)) {
+    throw new ActionError(
+      `Input ${Input.projectId} has a control character (a line break, a tab...) in it, which no project id has. ` +
+        `Give the project id as the service names it.`
+    )
+  }
+  if (isDotSegment(projectId)) {
+    throw new ActionError(
+      `Input ${Input.projectId} is '${projectId}', which names no project: as part of the request's path it ` +
+        `would point at another route of the service. Give the project id as the service names it.`
+    )
+  }
+  return projectId
+}
+
+/** A job to follow, or '' to create one: it must have the shape of a job id (see isJobId). */
+function readJobId(jobId: string): string {
+  if (jobId === '' || isJobId(jobId)) return jobId
+  throw new ActionError(
+    `Input ${Input.jobId} is '${neutralise(jobId, 140)}', which is not a job id: a job id is 1 to 128 letters, ` +
+      `digits and . _ : ~ -, starting with a letter or digit (such as job_123). Give the id from the run that ` +
+      `created the job (its jobId output), or leave ${Input.jobId} out to create a job.`
+  )
+}
+
+/** `.` or `..`, as written or percent-encoded (`%2e`, `.%2E`, even encoded twice). */
+function isDotSegment(text: string): boolean {
+  let decoded = text
+  for (let round = 0; round < 3; round++) {
+    try {
+      decoded = decodeURIComponent(decoded)
+    } catch {
+      break
+    }
+  }
+  return text === '.' || text === '..' || decoded === '.' || decoded === '..'
+}
+
 function required(name: string, what: string): string {
   const value = core.getInput(name)
   if (!value) throw new ActionError(`Input ${name} is required: ${what}.`)
@@ -162,6 +216,11 @@ export function parseAssociations(list: string): string[] {
 }
 
 function readTrigger(trigger: string): string {
+  if (hasControlCharacter(trigger)) {
+    throw new ActionError(
+      `Input ${Input.trigger} has a control character in it. Give one word, such as ${DEFAULT_TRIGGER}.`
+    )
+  }
   if (/\s/.test(trigger)) {
     throw new ActionError(
       `Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`

@@ -3,7 +3,7 @@ import { ActionError, DeadlineError } from './errors.js'
 import { DEFAULT_LIMITS, HttpClient, NetworkError, type HttpLimits, type HttpResponse } from './http.js'
 import { formatDuration } from './duration.js'
 import { parseJob, type Job } from './job-record.js'
-import { blankSecrets } from './redact.js'
+import { neutralise } from './untrusted-text.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
 
 /**
@@ -103,6 +103,15 @@ export class JobService {
     const { status } = response
     if (status >= 200 && status < 300) {
       const job = parseJob(parseJson(response.body))
+      // The record of another job is not this job, whatever else it says (a path that reached
+      // another route, a cache that mixed answers): its status and prLink are not taken.
+      if (job && job.id !== jobId) {
+        throw new ServiceError(
+          `The service answered the read of job ${jobId} with the record of another job (${job.id}), which is ` +
+            `not the job asked for; a proxy or cache may be in the way.`,
+          'notAJob'
+        )
+      }
       if (job) return job
       throw new ServiceError(
         `The service answered the read of job ${jobId} with something that is not a job record ` +
@@ -250,9 +259,9 @@ export function excerpt(response: HttpResponse, maxLength = 200): string {
           .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
           .replace(/<[^>]*>/g, ' ')
           .replace(/&nbsp;/g, ' ')
-  const oneLine = blankSecrets(message).replace(/\s+/g, ' ').trim()
-  if (oneLine === '') return 'no message'
-  return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine
+  // Outside text: one line, no control character, no workflow command, no secret.
+  const oneLine = neutralise(message.replace(/\s+/g, ' '), maxLength)
+  return oneLine === '' ? 'no message' : oneLine
 }
 
 /** Where a redirect points, without its query, and never with the key, should a server echo it. */
@@ -263,7 +272,7 @@ function redirectTarget(response: HttpResponse): string {
   try {
     const url = new URL(text, 'http://relative.invalid')
     const target = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
-    return blankSecrets(target)
+    return neutralise(target)
   } catch {
     return 'an unreadable location'
   }

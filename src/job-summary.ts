@@ -1,6 +1,8 @@
 import * as core from '@actions/core'
 import { formatDuration } from './duration.js'
+import { log } from './log.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
+import { safeLogLines } from './untrusted-text.js'
 
 export interface SummaryDetails {
   outcome: RunOutcome
@@ -11,8 +13,10 @@ export interface SummaryDetails {
 
 /**
  * Writes the job summary. Every value is escaped, and the prompt keeps its line breaks as <br>,
- * so nothing in it can inject HTML or break out of the block into Markdown. A missing or
- * unwritable summary file (a local run) is a debug line, never a failure.
+ * so nothing in it can inject HTML or break out of the block into Markdown. The job's texts are
+ * neutralised when the record is read (job-record.ts), and so is the prompt here (it may be a
+ * comment's text), secrets blanked. A missing or unwritable summary file (a local run) is a debug
+ * line, never a failure.
  */
 export async function writeSummary({ outcome, prompt, elapsedMs }: SummaryDetails): Promise<void> {
   const { job } = outcome
@@ -40,14 +44,14 @@ export async function writeSummary({ outcome, prompt, elapsedMs }: SummaryDetail
   try {
     await summary.write()
   } catch (error) {
-    core.debug(`No job summary written: ${(error as Error).message}`)
+    log.debug(`No job summary written: ${(error as Error).message}`)
   } finally {
     summary.emptyBuffer()
   }
 }
 
 function asHtmlLines(text: string): string {
-  return escapeHtml(text).replace(/\r?\n/g, '<br>')
+  return escapeHtml(safeLogLines(text)).replace(/\n/g, '<br>')
 }
 
 export function escapeHtml(text: string): string {

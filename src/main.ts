@@ -10,7 +10,9 @@ import { describeSettings, maskSecrets, readCommentSettings, readSettings, type 
 import type { Job } from './job-record.js'
 import { JobService } from './job-service.js'
 import { writeSummary } from './job-summary.js'
+import { log } from './log.js'
 import { setJobOutputs } from './outputs.js'
+import { checkProxyVariables } from './proxy-variables.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
 import { statusLogger } from './status-log.js'
 
@@ -43,7 +45,8 @@ export async function run(): Promise<void> {
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
     state.prompt ||= settings.prompt
-    core.debug(`Settings: ${describeSettings(settings)}`)
+    log.debug(`Settings: ${describeSettings(settings)}`)
+    checkProxyVariables()
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     const logStatus = statusLogger(startedAt)
@@ -56,10 +59,10 @@ export async function run(): Promise<void> {
     // Without a jobId, the job is created: once, whatever happens (see JobService.createJob).
     if (!settings.jobId) {
       const job = await service.createJob(state.prompt, deadline, {
-        log: core.warning,
+        log: log.warning,
         onSending: (inFlight) => (state.createInFlight = inFlight)
       })
-      core.info(`Created job ${job.id} in project ${settings.projectId}.`)
+      log.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
     }
     state.jobId ||= settings.jobId
@@ -74,7 +77,7 @@ export async function run(): Promise<void> {
       pollIntervalMs: settings.pollIntervalMs,
       deadline,
       onJob,
-      onRetry: (problem, waitMs) => core.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`)
+      onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`)
     })
     cancel.signal.throwIfAborted()
     state.ending = result.outcome
@@ -103,9 +106,6 @@ function announce(state: RunState): void {
   if (state.announced) return
   state.announced = true
   if (state.job) setJobOutputs(state.job)
-  const { level, log } = describeEnding(state)
-  if (level === 'failed') core.setFailed(log)
-  else if (level === 'warning') core.warning(log)
-  else if (level === 'notice') core.notice(log)
-  else core.info(log)
+  const { level, log: line } = describeEnding(state)
+  log[level](line)
 }

@@ -1,4 +1,4 @@
-import { Input } from './constants.js'
+import { Input, Output } from './constants.js'
 import { formatDuration } from './duration.js'
 import type { Job } from './job-record.js'
 
@@ -39,17 +39,25 @@ export interface EndingReport {
   icon: string
 }
 
+/**
+ * How the service's values are shown where the words go: as they are in the log (they are short
+ * tokens, and the log neutralises every line), in code spans on the thread (see comment-reply.ts).
+ */
+export interface ValueFormat {
+  id(jobId: string): string
+  status(status: string): string
+}
+
+const AS_IS: ValueFormat = { id: (jobId) => jobId, status: (status) => status }
+
 const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
 const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
 
-/**
- * Says how the run ended. `id` formats the job's id for where the words go (the log shows it as
- * it is; the thread puts it in a code span).
- */
-export function describeEnding(outcome: RunOutcome, id: (jobId: string) => string = (jobId) => jobId): EndingReport {
+/** Says how the run ended; `format` shows the service's values for where the words go. */
+export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS): EndingReport {
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
-  const name = id(jobId)
+  const name = format.id(jobId)
   const followAgain = `To follow it again, run this action with ${Input.jobId}: ${jobId}.`
   switch (outcome.ending) {
     case 'final':
@@ -65,7 +73,7 @@ export function describeEnding(outcome: RunOutcome, id: (jobId: string) => strin
       return {
         level: 'failed',
         icon: '⏱️',
-        short: `Timed out: job ${name} was still ${job?.status ?? 'running'} when the run's ${Input.timeout} ran out. It ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+        short: `Timed out: job ${name} was still ${job ? format.status(job.status) : 'running'} when the run's ${Input.timeout} ran out. It ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
         log:
           `Job ${jobId} did not reach a final status within the timeout of ${formatDuration(outcome.timeoutMs ?? 0)} ` +
           `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${outcome.lastProblem}` : ''} ` +
@@ -136,6 +144,20 @@ function finalEnding(job: Job, name: string, requirePr: boolean): EndingReport {
       icon: '✅',
       short: `Job ${name} opened a pull request: ${job.prLink}`,
       log: `Job ${name} completed and opened a pull request: ${job.prLink}`
+    }
+  }
+  // The link itself was warned about once, when it was read (status-log.ts).
+  if (job.refusedPrLink !== undefined) {
+    return {
+      level: requirePr ? 'failed' : 'notice',
+      icon: '⚠️',
+      short:
+        `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, ` +
+        `so it is not passed on. Look the job up in the project's dashboard.`,
+      log:
+        `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, so it is ` +
+        `not passed on and the ${Output.prLink} output is empty. Look the job up in the project's dashboard` +
+        `${requirePr ? `; ${Input.requirePr} is true, so the step fails` : ''}.`
     }
   }
   return {

@@ -80,7 +80,7 @@ describe('a job followed to its end', () => {
     expect(run.stdout).toMatch(/::error::Job job_1_\w+ completed without opening a pull request, and requirePr is true/)
   })
 
-  it('passes prLink on only when it is an http(s) URL', async () => {
+  it('passes prLink on only when it is a pull request link', async () => {
     service = await startStandInService({ plan: { activeMs: 100, prLink: 'javascript:alert(1)' } })
     const run = await runAction({ inputs: inputs() })
 

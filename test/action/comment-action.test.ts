@@ -186,7 +186,7 @@ describe('the reply says how the job ended', () => {
 
     expect(run.code).toBe(1)
     expect(github.comments[0].body).toMatch(
-      /^⏱️ Timed out: job `job_1_\w+` was still active when the run's timeout ran out. It keeps running on the service/
+      /^⏱️ Timed out: job `job_1_\w+` was still `active` when the run's timeout ran out. It keeps running on the service/
     )
   })
 

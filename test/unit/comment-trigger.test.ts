@@ -156,6 +156,21 @@ describe('decideComment', () => {
     expect(decision.start && decision.comment.thread.url).toBe('https://github.example/other/repo/issues/12')
   })
 
+  it("shows the payload's texts neutralised: they end up in the log", () => {
+    const login = 'bot\n::add-mask::x ##[error]y'
+    const decision = decideComment(issueCommentEvent({ body: 'hi', userType: 'Bot', login }), rules)
+    expect(decision).toMatchObject({ reason: expect.stringContaining('(bot\\n::add-mask::x ## [error]y)') })
+    const edited = decideComment(issueCommentEvent({ body: '/docs x', action: 'edited\r::error::z' }), rules)
+    expect(edited).toMatchObject({
+      reason: expect.stringContaining('The comment was edited\\r::error::z, not created')
+    })
+  })
+
+  it('refuses a repository from the payload that is not owner/name: it goes into every reply link', () => {
+    const event = issueCommentEvent({ body: '/docs x', repository: 'o/r)![x](https://evil.example/i.png' })
+    expect(() => decideComment(event, { ...rules, repository: undefined })).toThrow(/is not of the form owner\/name/)
+  })
+
   it('says so when the payload has no comment', () => {
     expect(() => decideComment({ action: 'created' }, rules)).toThrow(/has no comment or no issue in its payload/)
   })

@@ -42,3 +42,36 @@ describe('examples/workflows', () => {
     expect(text).not.toMatch(/^\s+prompt:/m)
   })
 })
+
+describe('run: steps in the README and the examples', () => {
+  // An expression in `run:` is pasted into the shell script before it runs: an output or an event's
+  // text there runs whatever it holds. They go through env: and are quoted as "$VARIABLE".
+  const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1])
+  const workflows = files.map((name) => readFileSync(new URL(name, dir), 'utf8'))
+
+  it.each([...blocks, ...workflows].flatMap(runScripts))('%j has no ${{ }} expression', (script) => {
+    expect(script).not.toContain('${{')
+  })
+
+  it('finds the run: steps it checks', () => {
+    expect(blocks.flatMap(runScripts).length).toBeGreaterThan(0)
+  })
+})
+
+/** The script of every `run:` key in a YAML text: on its line, or the block under it. */
+function runScripts(yaml: string): string[] {
+  const lines = yaml.split('\n')
+  const scripts: string[] = []
+  lines.forEach((line, i) => {
+    const match = /^(\s*(?:- )?)run:\s*(.*)$/.exec(line)
+    if (!match) return
+    // The key's own column: a block belongs to it when indented further.
+    const indent = match[1].length
+    const body = [match[2]]
+    for (let j = i + 1; j < lines.length && (lines[j].trim() === '' || lines[j].search(/\S/) > indent); j++) {
+      body.push(lines[j])
+    }
+    scripts.push(body.join('\n').trim())
+  })
+  return scripts
+}
