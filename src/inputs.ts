@@ -3,6 +3,7 @@ import { Input } from './constants.js'
 import { parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
 import { registerSecret } from './redact.js'
+import { RetryPolicy } from './retry-policy.js'
 
 /** Everything a run needs, read and checked before the first request is sent. */
 export interface Settings {
@@ -52,6 +53,10 @@ const ASSOCIATIONS = new Set([
 ])
 const KEY_SHAPE = /^svc_[^\s]+$/
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+const POLL_INTERVAL_BOUNDS = {
+  minMs: RetryPolicy.poll.minIntervalMs,
+  whyMin: 'polling more often only adds load on the service'
+}
 
 /**
  * Masks the API key and the GitHub token in everything the runner prints from now on. It runs
@@ -99,7 +104,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     baseUrl,
     wait: readBoolean(Input.wait, true),
     timeoutMs: parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout),
-    pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval),
+    pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval, POLL_INTERVAL_BOUNDS),
     jobId,
     requirePr: readBoolean(Input.requirePr, false),
     comment

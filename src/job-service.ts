@@ -84,7 +84,7 @@ export class JobService {
         throw new ServiceError(`${failure.message} The timeout runs out before another try could be made.`, 'fatal')
       }
       hooks.log?.(`${failure.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
-      await sleep(waitMs, deadline.signal)
+      await sleep(waitMs, deadline)
     }
   }
 

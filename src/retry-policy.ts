@@ -10,8 +10,11 @@ export const RetryPolicy = {
   read: {
     /** HTTP statuses worth asking again; network errors and per-request timeouts are too. */
     retryableStatuses: new Set([408, 429, 500, 502, 503, 504]),
-    /** The first backoff, at most; smaller when pollInterval is (see readBackoff). */
-    backoffBaseMs: 1000,
+    /**
+     * The first backoff, whatever pollInterval is: a read that failed once is asked again soon,
+     * and the backoff doubles from there if it keeps failing.
+     */
+    backoffBaseMs: 250,
     /** The longest backoff, at least; pollInterval when that is longer. */
     backoffCapMs: 30_000,
     /** A 404 is believed after this many in a row: a replica may lag behind a create. */
@@ -62,10 +65,10 @@ export function backoffMs(failures: number, baseMs: number, capMs: number, rando
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
 
-/** The backoff bounds for reads: no slower than the poll itself to start, no faster at the cap. */
+/** The backoff bounds for reads: quick to start, and at the cap no faster than the poll itself. */
 export function readBackoff(pollIntervalMs: number): { baseMs: number; capMs: number } {
   return {
-    baseMs: Math.min(RetryPolicy.read.backoffBaseMs, pollIntervalMs),
+    baseMs: RetryPolicy.read.backoffBaseMs,
     capMs: Math.max(pollIntervalMs, RetryPolicy.read.backoffCapMs)
   }
 }

@@ -19,7 +19,7 @@ const MAY_OR_MAY_NOT = "The job may or may not have been created: check the proj
 const HTML_PAGE = '<html><body><h1>Please log in to the proxy</h1></body></html>'
 
 function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return inputsFor(service, { prompt: 'Document the retry behaviour', pollInterval: '30ms', timeout: '8s', ...extra })
+  return inputsFor(service, { prompt: 'Document the retry behaviour', timeout: '8s', ...extra })
 }
 
 /** Runs the action and measures how long the step took from start to exit. */
@@ -393,11 +393,11 @@ describe('following the job', () => {
         }
       ]
     })
-    const run = await timedRun({ timeout: '1s', pollInterval: '50ms' })
+    const run = await timedRun({ timeout: '1s' })
 
     expect(run.code).toBe(1)
     expect(errors(run)[0]).toContain('did not reach a final status within the timeout of 1.0s')
-    // Backing off from 50ms, doubling: a handful of reads in a second, not hundreds.
+    // Backing off from 250ms, doubling: a handful of reads in a second, not hundreds.
     expect(gets()).toBeLessThan(15)
     expectCleanOutput(run)
   })

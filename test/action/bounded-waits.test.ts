@@ -1,0 +1,87 @@
+// Every wait the bundled action makes is bounded: by the shortest pollInterval it accepts, by the
+// longest duration a timer can hold, and by the time the step has left, whatever a server asks for
+// in Retry-After.
+import { afterEach, describe, expect, it } from 'vitest'
+import { expectCleanOutput } from '../support/expect-clean-output.js'
+import { inputsFor, runAction, type ActionRun } from '../support/run-action.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
+
+let service: StandInService
+afterEach(async () => service?.close())
+
+async function timedRun(extra: Record<string, string> = {}): Promise<ActionRun & { ms: number }> {
+  const started = Date.now()
+  const run = await runAction({ inputs: inputsFor(service, { prompt: 'Document the limits', ...extra }) })
+  return { ...run, ms: Date.now() - started }
+}
+
+const errors = (run: ActionRun): string[] => run.stdout.split('\n').filter((line) => line.startsWith('::error::'))
+
+describe('durations the action refuses, before any request', () => {
+  it.each<[string, Record<string, string>, string]>([
+    [
+      'a pollInterval below 1s',
+      { pollInterval: '10ms' },
+      "::error::Input pollInterval is '10ms', which is shorter than 1s, the shortest accepted: polling more often only adds load on the service. Use 1s or more."
+    ],
+    [
+      'a pollInterval that rounds to 0',
+      { pollInterval: '0.4ms' },
+      "::error::Input pollInterval is '0.4ms', which is shorter than 1s, the shortest accepted: polling more often only adds load on the service. Use 1s or more."
+    ],
+    [
+      'a timeout that rounds to 0',
+      { timeout: '0.4ms' },
+      "::error::Input timeout is '0.4ms', which is shorter than 1ms, the shortest accepted. Use 1ms or more."
+    ],
+    [
+      'a timeout no timer can hold',
+      { timeout: '600h' },
+      "::error::Input timeout is '600h', which is longer than a timer can hold. The largest accepted value is 2147483647ms, about 596h (24.8 days)."
+    ]
+  ])('%s', async (_name, extra, error) => {
+    service = await startStandInService()
+    const run = await timedRun(extra)
+
+    expect(run.code).toBe(1)
+    expect(errors(run)).toEqual([error])
+    expect(service.requests).toHaveLength(0)
+    expectCleanOutput(run, service.apiKey)
+  })
+})
+
+describe('a Retry-After longer than any timer', () => {
+  it.each([
+    ['in seconds', '3000000'],
+    ['as a date in 2100', 'Fri, 01 Jan 2100 00:00:00 GMT']
+  ])('%s: waits out the time left, then times out, without a timer overflow', async (_name, retryAfter) => {
+    service = await startStandInService({
+      plan: { activeMs: 60_000 },
+      faults: [
+        {
+          method: 'GET',
+          status: 503,
+          body: 'busy',
+          contentType: 'text/plain',
+          headers: { 'retry-after': retryAfter },
+          times: 100_000
+        }
+      ]
+    })
+    const run = await timedRun({ timeout: '2s', pollInterval: '1s' })
+
+    expect(run.ms).toBeLessThan(3500)
+    expect(run.code).toBe(1)
+    // The first read, and one last read before the deadline: not one every millisecond.
+    expect(service.requestsOf('GET')).toHaveLength(2)
+    expect(run.stderr).not.toContain('TimeoutOverflowWarning')
+    expect(run.stdout).not.toMatch(/Trying again in \d{3,}/)
+    const id = run.outputs.jobId
+    expect(errors(run)).toEqual([
+      expect.stringContaining(
+        `::error::Job ${id} did not reach a final status within the timeout of 2.0s (last status: active). The last read failed: Reading job ${id} failed with HTTP 503 (busy).`
+      )
+    ])
+    expectCleanOutput(run, service.apiKey)
+  })
+})
