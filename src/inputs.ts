@@ -51,7 +51,8 @@ const ASSOCIATIONS = new Set([
   'MANNEQUIN',
   'NONE'
 ])
-const KEY_SHAPE = /^svc_[^\s]+$/
+// svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
+const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
 const POLL_INTERVAL_BOUNDS = {
   minMs: RetryPolicy.poll.minIntervalMs,
@@ -83,7 +84,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!KEY_SHAPE.test(apiKey)) {
     throw new ActionError(
       `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
-        `A key is svc_ followed by its secret part, with no spaces, as generated on the API keys page ` +
+        `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
         `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
     )
   }
