@@ -1,6 +1,7 @@
 // The retry and polling policy, all of it: which failures are asked again, how often, how long to
-// wait in between. One place to read and one place to change; the code that follows it
-// (job-service.ts, follow-job.ts, poll-delays.ts) holds no numbers of its own.
+// wait in between, and how long a cancel or a reply on a thread may hold the step. One place to
+// read and one place to change; the code that follows it (job-service.ts, follow-job.ts,
+// poll-delays.ts, cancel.ts, comment-reply.ts) holds no numbers of its own.
 
 /** A source of numbers in [0, 1): Math.random in a run, a fixed sequence in a test. */
 export type Random = () => number
@@ -52,7 +53,18 @@ export const RetryPolicy = {
     minIntervalMs: 1000,
     /** One last read this long before the deadline (at most half the time left) beats giving up unknowing. */
     lastReadBeforeDeadlineMs: 1000
-  }
+  },
+  /**
+   * A cancel: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. From the
+   * first signal the run has this long to say what it knows; a create in flight is let finish
+   * meanwhile, so that its answer still names the job. Later signals do not cut it short.
+   */
+  cancel: { graceMs: 7000 },
+  /**
+   * Replies on a comment thread are a courtesy: each GitHub call is bounded, and once the run has
+   * ended, whatever is left of them (the final reply included) gets this long, no more.
+   */
+  githubReplies: { requestTimeoutMs: 10_000, afterRunEndsMs: 5000 }
 } as const
 
 /**

@@ -88,36 +88,54 @@ describe('a run cancelled while it follows the job', () => {
 })
 
 describe('a run cancelled while the job is being created', () => {
-  it('lets a create that answers within the grace finish, sends it once, and reports the job', async () => {
-    service = await startStandInService({ plan: { activeMs: 60_000 }, faults: [{ method: 'POST', delayMs: 400 }] })
-    const action = await startUntil(() => service.requestsOf('POST').length > 0)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    const { run, ms } = await cancel(action, 'SIGINT')
-
-    expect(ms).toBeLessThan(2000)
-    expect(run.code).not.toBe(0)
+  /** The job the stand-in made, named in the log, the jobId output and the summary. */
+  function expectJobReported(run: ActionRun): void {
     expect(service.requestsOf('POST')).toHaveLength(1)
     expect(service.requestsOf('GET')).toHaveLength(0)
+    expect(service.jobs.size).toBe(1)
     const [job] = service.jobs.keys()
-    if (run.outputs.jobId) {
-      // The create answered within the grace: its job is the one named.
-      expect(run.outputs.jobId).toBe(job)
-      expect(run.stdout).toContain(`::error::The run was cancelled. Job ${job} keeps running on the service`)
-      expect(run.stdout).toContain(`run this action with jobId: ${job}.`)
-    } else {
-      expect(run.stdout).toContain(
-        '::error::The run was cancelled while the job was being created: it may or may not have been created.'
-      )
-    }
+    expect(run.code).not.toBe(0)
+    expect(run.stdout).toContain(
+      `::error::The run was cancelled. Job ${job} keeps running on the service, which has no cancel operation. ` +
+        `To follow it again, run this action with jobId: ${job}.`
+    )
+    expect(run.outputs.jobId).toBe(job)
+    expect(run.summary).toContain(job)
+    expect(run.all).not.toMatch(/may or may not/)
     expectCleanOutput(run, service.apiKey)
+  }
+
+  it('lets a create answered 3s after SIGINT finish, and reports its job', async () => {
+    service = await startStandInService({ plan: { activeMs: 60_000 }, faults: [{ method: 'POST', delayMs: 3000 }] })
+    const action = await startUntil(() => service.requestsOf('POST').length > 0)
+    const { run, ms } = await cancel(action, 'SIGINT')
+
+    expectJobReported(run)
+    expect(ms).toBeGreaterThan(2500)
+    expect(ms).toBeLessThan(5000)
+  })
+
+  it('does not let the SIGTERM that follows SIGINT cut the grace short', async () => {
+    service = await startStandInService({ plan: { activeMs: 60_000 }, faults: [{ method: 'POST', delayMs: 1500 }] })
+    const action = await startUntil(() => service.requestsOf('POST').length > 0)
+    const sentAt = Date.now()
+    action.child.kill('SIGINT')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    action.child.kill('SIGTERM')
+    const run = await action.done
+
+    expectJobReported(run)
+    expect(Date.now() - sentAt).toBeGreaterThan(1000)
   })
 
   it('says the job may or may not exist when the create has not answered by the end of the grace', async () => {
-    service = await startStandInService({ faults: [{ method: 'POST', delayMs: 3000 }] })
+    service = await startStandInService({ faults: [{ method: 'POST', hang: true }] })
     const action = await startUntil(() => service.requestsOf('POST').length > 0)
     const { run, ms } = await cancel(action, 'SIGINT')
 
-    expect(ms).toBeLessThan(2500)
+    // The grace is about 7s: the runner's SIGTERM comes 7.5s after its SIGINT.
+    expect(ms).toBeGreaterThan(6500)
+    expect(ms).toBeLessThan(8500)
     expect(run.code).not.toBe(0)
     expect(service.requestsOf('POST')).toHaveLength(1)
     expect(run.stdout).toContain(

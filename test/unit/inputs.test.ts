@@ -81,7 +81,7 @@ describe('readSettings', () => {
     expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 1500 })
   })
 
-  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc'])(
+  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc', 'svc_abc€def', 'svc_abc\tdef'])(
     'rejects the key %j by its shape, never showing it',
     (apiKey) => {
       setInputs({ apiKey })
