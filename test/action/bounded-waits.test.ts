@@ -1,13 +1,26 @@
 // Every wait the bundled action makes is bounded: by the shortest pollInterval it accepts, by the
-// longest duration a timer can hold, and by the time the step has left, whatever a server asks for
-// in Retry-After.
-import { afterEach, describe, expect, it } from 'vitest'
+// longest duration a timer can hold, by the time the step has left, whatever a server asks for in
+// Retry-After, and, for the replies on a comment thread, by a few seconds after the run ends.
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
-import { inputsFor, runAction, type ActionRun } from '../support/run-action.js'
+import { inputsFor, runAction, withoutMaskCommands, type ActionRun } from '../support/run-action.js'
+import {
+  issueCommentEvent,
+  removeEventFiles,
+  startStandInGitHub,
+  writeEventFile,
+  type StandInGitHub
+} from '../support/stand-in-github.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 let service: StandInService
-afterEach(async () => service?.close())
+let github: StandInGitHub | undefined
+afterEach(async () => {
+  await service?.close()
+  await github?.close()
+  github = undefined
+})
+afterAll(removeEventFiles)
 
 async function timedRun(extra: Record<string, string> = {}): Promise<ActionRun & { ms: number }> {
   const started = Date.now()
@@ -82,6 +95,42 @@ describe('a Retry-After longer than any timer', () => {
         `::error::Job ${id} did not reach a final status within the timeout of 2.0s (last status: active). The last read failed: Reading job ${id} failed with HTTP 503 (busy).`
       )
     ])
+    expectCleanOutput(run, service.apiKey)
+  })
+})
+
+describe('GitHub calls on a comment-triggered run', () => {
+  it('do not hold the step when the GitHub API never answers', async () => {
+    const token = 'ghs_stand_in_token_0123456789'
+    service = await startStandInService({ plan: { activeMs: 0 } })
+    github = await startStandInGitHub({ hang: true })
+    const started = Date.now()
+    const run = await runAction({
+      inputs: {
+        projectId: 'docs',
+        apiKey: service.apiKey,
+        baseUrl: service.url,
+        timeout: '3s',
+        githubToken: token
+      },
+      env: {
+        GITHUB_EVENT_NAME: 'issue_comment',
+        GITHUB_EVENT_PATH: writeEventFile(issueCommentEvent({ body: '/docs explain the limits' })),
+        GITHUB_API_URL: github.apiUrl,
+        GITHUB_SERVER_URL: 'https://github.example',
+        GITHUB_REPOSITORY: 'octo-org/docs-site',
+        GITHUB_RUN_ID: '4711'
+      }
+    })
+    const ms = Date.now() - started
+
+    // The job completed at once; the replies get 5s after that, not 10s for each call in turn.
+    expect(ms).toBeLessThan(7000)
+    expect(run.code).toBe(0)
+    expect(run.outputs.status).toBe('completed')
+    expect(github.requests.length).toBeGreaterThan(0)
+    expect(run.stdout).toMatch(/^::warning::Could not .* on the issue #12: .* The job is not affected\.$/m)
+    expect(withoutMaskCommands(run.all)).not.toContain(token)
     expectCleanOutput(run, service.apiKey)
   })
 })
