@@ -1,28 +1,26 @@
 // Every wait the bundled action makes is bounded: by the shortest pollInterval it accepts, by the
 // longest duration a timer can hold, by the time the step has left, whatever a server asks for in
 // Retry-After, and, for the replies on a comment thread, by a few seconds after the run ends.
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
 import { inputsFor, runAction, withoutMaskCommands, type ActionRun } from '../support/run-action.js'
-import {
-  issueCommentEvent,
-  removeEventFiles,
-  startStandInGitHub,
-  writeEventFile,
-  type StandInGitHub
-} from '../support/stand-in-github.js'
-import { startStandInService, type StandInService } from '../support/stand-in-service.js'
+import { issueCommentEvent, removeEventFiles, startStandInGitHub, writeEventFile } from '../support/stand-in-github.js'
+import { startStandInService, type Options, type StandInService } from '../support/stand-in-service.js'
 
-let service: StandInService
-let github: StandInGitHub | undefined
-afterEach(async () => {
-  await service?.close()
-  await github?.close()
-  github = undefined
-})
+// Each test has a stand-in of its own, closed when that test ends, so that the tests can run side
+// by side: most of their time is spent waiting.
+async function standIn(test: TestContext, options: Options = {}): Promise<StandInService> {
+  const service = await startStandInService(options)
+  test.onTestFinished(() => service.close())
+  return service
+}
+
 afterAll(removeEventFiles)
 
-async function timedRun(extra: Record<string, string> = {}): Promise<ActionRun & { ms: number }> {
+async function timedRun(
+  service: StandInService,
+  extra: Record<string, string> = {}
+): Promise<ActionRun & { ms: number }> {
   const started = Date.now()
   const run = await runAction({ inputs: inputsFor(service, { prompt: 'Document the limits', ...extra }) })
   return { ...run, ms: Date.now() - started }
@@ -30,8 +28,8 @@ async function timedRun(extra: Record<string, string> = {}): Promise<ActionRun &
 
 const errors = (run: ActionRun): string[] => run.stdout.split('\n').filter((line) => line.startsWith('::error::'))
 
-describe('durations the action refuses, before any request', () => {
-  it.each<[string, Record<string, string>, string]>([
+describe.concurrent('durations the action refuses, before any request', () => {
+  it.for<[string, Record<string, string>, string]>([
     [
       'a pollInterval below 1s',
       { pollInterval: '10ms' },
@@ -52,9 +50,9 @@ describe('durations the action refuses, before any request', () => {
       { timeout: '600h' },
       "::error::Input timeout is '600h', which is longer than a timer can hold. The largest accepted value is 2147483647ms, about 596h (24.8 days)."
     ]
-  ])('%s', async (_name, extra, error) => {
-    service = await startStandInService()
-    const run = await timedRun(extra)
+  ])('%s', async ([, extra, error], test) => {
+    const service = await standIn(test)
+    const run = await timedRun(service, extra)
 
     expect(run.code).toBe(1)
     expect(errors(run)).toEqual([error])
@@ -63,12 +61,12 @@ describe('durations the action refuses, before any request', () => {
   })
 })
 
-describe('a Retry-After longer than any timer', () => {
-  it.each([
+describe.concurrent('a Retry-After longer than any timer', () => {
+  it.for([
     ['in seconds', '3000000'],
     ['as a date in 2100', 'Fri, 01 Jan 2100 00:00:00 GMT']
-  ])('%s: waits out the time left, then times out, without a timer overflow', async (_name, retryAfter) => {
-    service = await startStandInService({
+  ])('%s: waits out the time left, then times out, without a timer overflow', async ([, retryAfter], test) => {
+    const service = await standIn(test, {
       plan: { activeMs: 60_000 },
       faults: [
         {
@@ -81,7 +79,7 @@ describe('a Retry-After longer than any timer', () => {
         }
       ]
     })
-    const run = await timedRun({ timeout: '2s', pollInterval: '1s' })
+    const run = await timedRun(service, { timeout: '2s', pollInterval: '1s' })
 
     expect(run.ms).toBeLessThan(3500)
     expect(run.code).toBe(1)
@@ -99,11 +97,12 @@ describe('a Retry-After longer than any timer', () => {
   })
 })
 
-describe('GitHub calls on a comment-triggered run', () => {
-  it('do not hold the step when the GitHub API never answers', async () => {
+describe.concurrent('GitHub calls on a comment-triggered run', () => {
+  it('do not hold the step when the GitHub API never answers', async (test) => {
     const token = 'ghs_stand_in_token_0123456789'
-    service = await startStandInService({ plan: { activeMs: 0 } })
-    github = await startStandInGitHub({ hang: true })
+    const service = await standIn(test, { plan: { activeMs: 0 } })
+    const github = await startStandInGitHub({ hang: true })
+    test.onTestFinished(() => github.close())
     const started = Date.now()
     const run = await runAction({
       inputs: {

@@ -1,15 +1,23 @@
 // What the bundled action says about a create, when its answer is not the plain "201 and an active
 // job": a request that never left made no job; a 2xx whose body cannot be read made one, whose id
 // is not known; a job that is final as created is reported at once, with no polling.
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it, type TestContext } from 'vitest'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
 import { inputsFor, runAction, withoutMaskCommands, type ActionRun } from '../support/run-action.js'
-import { startStandInService, type StandInService } from '../support/stand-in-service.js'
+import { startStandInService, type Options, type StandInService } from '../support/stand-in-service.js'
 
-let service: StandInService
-afterEach(async () => service?.close())
+// Each test has a stand-in of its own, closed when that test ends, so that the tests can run side
+// by side: most of their time is spent waiting.
+async function standIn(test: TestContext, options: Options = {}): Promise<StandInService> {
+  const service = await startStandInService(options)
+  test.onTestFinished(() => service.close())
+  return service
+}
 
-async function timedRun(extra: Record<string, string> = {}): Promise<ActionRun & { ms: number }> {
+async function timedRun(
+  service: StandInService,
+  extra: Record<string, string> = {}
+): Promise<ActionRun & { ms: number }> {
   const started = Date.now()
   const run = await runAction({ inputs: inputsFor(service, { prompt: 'Document the create', ...extra }) })
   return { ...run, ms: Date.now() - started }
@@ -20,11 +28,11 @@ const CREATED_UNREAD =
   "so its id is not known. Look it up in the project's dashboard (it is the newest job there) and follow it " +
   'with the jobId input; do not run this again blindly, or a second job will be made.'
 
-describe('a key that could never be sent', () => {
-  it('is refused by the input check when it has a character outside printable ASCII, and never shown', async () => {
-    service = await startStandInService()
+describe.concurrent('a key that could never be sent', () => {
+  it('is refused by the input check when it has a character outside printable ASCII, and never shown', async (test) => {
+    const service = await standIn(test)
     const apiKey = 'svc_abc€def'
-    const run = await timedRun({ apiKey })
+    const run = await timedRun(service, { apiKey })
 
     expect(run.code).toBe(1)
     expect(errors(run)).toEqual([
@@ -39,12 +47,12 @@ describe('a key that could never be sent', () => {
   })
 })
 
-describe('a 2xx create whose answer cannot be read', () => {
-  it('says the job was created when the body is over the size limit, and what to do', async () => {
-    service = await startStandInService({
+describe.concurrent('a 2xx create whose answer cannot be read', () => {
+  it('says the job was created when the body is over the size limit, and what to do', async (test) => {
+    const service = await standIn(test, {
       faults: [{ method: 'POST', afterCreate: true, status: 201, body: `{"id": "${'x'.repeat(1_100_000)}"}` }]
     })
-    const run = await timedRun()
+    const run = await timedRun(service)
 
     expect(run.code).toBe(1)
     expect(service.created).toBe(1)
@@ -58,9 +66,9 @@ describe('a 2xx create whose answer cannot be read', () => {
     expectCleanOutput(run, service.apiKey)
   })
 
-  it('says the job was created when the body drips past the deadline', async () => {
-    service = await startStandInService({ faults: [{ method: 'POST', dripMs: 100 }] })
-    const run = await timedRun({ timeout: '2s' })
+  it('says the job was created when the body drips past the deadline', async (test) => {
+    const service = await standIn(test, { faults: [{ method: 'POST', dripMs: 100 }] })
+    const run = await timedRun(service, { timeout: '2s' })
 
     expect(run.ms).toBeLessThan(3500)
     expect(run.code).toBe(1)
@@ -75,8 +83,8 @@ describe('a 2xx create whose answer cannot be read', () => {
   })
 })
 
-describe('a create answered with a job that is already final', () => {
-  it.each<[string, number, RegExp]>([
+describe.concurrent('a create answered with a job that is already final', () => {
+  it.for<[string, number, RegExp]>([
     [
       'completed',
       0,
@@ -84,9 +92,9 @@ describe('a create answered with a job that is already final', () => {
     ],
     ['archived', 0, /^::warning::Job job_1_\w+ was archived at \d{4}-/m],
     ['failed', 1, /^::error::Job job_1_\w+ failed: the agent hit an unrecoverable error\./m]
-  ])('%s: reported as final, with no read', async (final, code, sentence) => {
-    service = await startStandInService({ plan: { activeMs: 0, final } })
-    const run = await timedRun()
+  ])('%s: reported as final, with no read', async ([final, code, sentence], test) => {
+    const service = await standIn(test, { plan: { activeMs: 0, final } })
+    const run = await timedRun(service)
 
     expect(run.code).toBe(code)
     expect(service.requestsOf('POST')).toHaveLength(1)
