@@ -154,7 +154,7 @@ export class HttpClient {
       const code = errorCode(error)
       if (notSent && isLocalRefusal(error, code)) {
         throw new NetworkError(
-          `the request was refused on this runner before it was sent (${localReason(error)})`,
+          `it was refused on this runner before it left (${localReason(error)})`,
           code,
           true,
           true

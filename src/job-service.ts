@@ -110,11 +110,15 @@ export class JobService {
     try {
       response = await this.http.send('GET', url, { headers: this.authHeaders(), signal })
     } catch (error) {
-      if (error instanceof NetworkError) {
+      if (error instanceof NetworkError && error.refusedLocally) {
         throw new ServiceError(
-          `Could not read job ${jobId}: ${error.message}.`,
-          error.refusedLocally ? 'fatal' : 'transient'
+          `The read of job ${jobId} was not sent: ${error.message}. Check the inputs it is made of ` +
+            `(apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); reading again would fail the same way.`,
+          'fatal'
         )
+      }
+      if (error instanceof NetworkError) {
+        throw new ServiceError(`Could not read job ${jobId}: ${error.message}.`, 'transient')
       }
       throw error
     }

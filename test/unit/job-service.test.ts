@@ -130,7 +130,7 @@ describe('a request that never left', () => {
 
     expect(error.kind).toBe('fatal')
     expect(error.message).toMatch(
-      /^The create was not sent: the request was refused on this runner before it was sent \(invalid authorization header\)\. No job was created\./
+      /^The create was not sent: it was refused on this runner before it left \(invalid authorization header\)\. No job was created\./
     )
     expect(error.message).not.toContain('abc€def')
     expect(service.requests).toHaveLength(0)
@@ -143,8 +143,8 @@ describe('a request that never left', () => {
     const error = await failure(jobs.getJob('job_1', new AbortController().signal))
 
     expect(error.kind).toBe('fatal')
-    expect(error.message).toBe(
-      'Could not read job job_1: the request was refused on this runner before it was sent (invalid authorization header).'
+    expect(error.message).toMatch(
+      /^The read of job job_1 was not sent: it was refused on this runner before it left \(invalid authorization header\)\. Check the inputs/
     )
     expect(service.requests).toHaveLength(0)
     await jobs.close()
