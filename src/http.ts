@@ -153,12 +153,7 @@ export class HttpClient {
       }
       const code = errorCode(error)
       if (notSent && isLocalRefusal(error, code)) {
-        throw new NetworkError(
-          `it was refused on this runner before it left (${localReason(error)})`,
-          code,
-          true,
-          true
-        )
+        throw new NetworkError(`it was refused on this runner before it left (${localReason(error)})`, code, true, true)
       }
       throw new NetworkError(describe(code), code, notSent)
     }
