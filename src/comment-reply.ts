@@ -2,6 +2,7 @@ import type { TriggeringComment } from './comment-trigger.js'
 import { Input } from './constants.js'
 import { log } from './log.js'
 import { blankSecrets } from './redact.js'
+import { RetryPolicy } from './retry-policy.js'
 import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { codeSpan, neutralise } from './untrusted-text.js'
 import { USER_AGENT } from './version.js'
@@ -16,7 +17,7 @@ type GitHub = typeof import('@actions/github')
 type Octokit = ReturnType<GitHub['getOctokit']>
 
 // A reply is a courtesy: it must never hold the step for long, whatever the API does.
-const CALL_TIMEOUT_MS = 10_000
+const { requestTimeoutMs, afterRunEndsMs } = RetryPolicy.githubReplies
 
 /**
  * Puts an 👀 reaction on the comment and a reply linking the workflow run, without waiting for
@@ -34,7 +35,11 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   const issue = { owner, repo, issue_number: comment.thread.number }
   const where = describe(comment)
 
-  const call = <T>(what: string, request: (signal: AbortSignal) => Promise<T>) => attempt(what, request)
+  // Aborted once the run has ended and the replies have had their grace: whatever GitHub call is
+  // still waiting then gives up, so that none holds the step longer.
+  const repliesOver = new AbortController()
+  const call = <T>(what: string, request: (signal: AbortSignal) => Promise<T>) =>
+    attempt(what, request, repliesOver.signal)
   const opened = (async () => {
     const github = await call('load the GitHub client', (): Promise<GitHub> => import('@actions/github'))
     if (!github) return null
@@ -61,18 +66,26 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
 
   return {
     finish: async (outcome) => {
-      const thread = await opened
-      if (!thread) return
-      const body = outcomeReply(outcome, thread.runUrl)
-      const { octokit, replyId } = thread
-      if (replyId !== undefined) {
-        await call(`update the reply on the ${where}`, (signal) =>
-          octokit.rest.issues.updateComment({ owner, repo, comment_id: replyId, body, request: { signal } })
-        )
-      } else {
-        await call(`reply on the ${where}`, (signal) =>
-          octokit.rest.issues.createComment({ ...issue, body, request: { signal } })
-        )
+      const timer = setTimeout(
+        () => repliesOver.abort(new Error(`GitHub did not answer within ${afterRunEndsMs / 1000}s of the run's end`)),
+        afterRunEndsMs
+      )
+      try {
+        const thread = await Promise.race([opened, whenAborted(repliesOver.signal)])
+        if (!thread) return
+        const body = outcomeReply(outcome, thread.runUrl)
+        const { octokit, replyId } = thread
+        if (replyId !== undefined) {
+          await call(`update the reply on the ${where}`, (signal) =>
+            octokit.rest.issues.updateComment({ owner, repo, comment_id: replyId, body, request: { signal } })
+          )
+        } else {
+          await call(`reply on the ${where}`, (signal) =>
+            octokit.rest.issues.createComment({ ...issue, body, request: { signal } })
+          )
+        }
+      } finally {
+        clearTimeout(timer)
       }
     }
   }
@@ -106,10 +119,18 @@ export function outcomeReply(outcome: RunOutcome, runUrl: string): string {
   return blankSecrets(`${icon} ${short}\n\n[Workflow run](${runUrl})`)
 }
 
-/** Makes one GitHub call, bounded in time; a failure is a warning and `undefined`, never an error. */
-async function attempt<T>(what: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+/**
+ * Makes one GitHub call, bounded by its own limit and by `repliesOver`; a failure is a warning
+ * and `undefined`, never an error.
+ */
+async function attempt<T>(
+  what: string,
+  request: (signal: AbortSignal) => Promise<T>,
+  repliesOver: AbortSignal
+): Promise<T | undefined> {
   try {
-    return await request(AbortSignal.timeout(CALL_TIMEOUT_MS))
+    if (repliesOver.aborted) throw repliesOver.reason
+    return await request(AbortSignal.any([AbortSignal.timeout(requestTimeoutMs), repliesOver]))
   } catch (error) {
     log.warning(`Could not ${what}: ${describeError(error)} The job is not affected.`)
     return undefined
@@ -130,6 +151,14 @@ function describeError(error: unknown): string {
         ? ` Check that ${Input.githubToken} may write to issues and pull requests: the workflow needs "issues: write" and "pull-requests: write" in its permissions block.`
         : ''
   return `HTTP ${status} (${message}).${hint}`
+}
+
+/** Resolves null when `signal` aborts: for a wait that must not outlast it. */
+function whenAborted(signal: AbortSignal): Promise<null> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(null)
+    else signal.addEventListener('abort', () => resolve(null), { once: true })
+  })
 }
 
 function describe(comment: TriggeringComment): string {

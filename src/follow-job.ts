@@ -37,21 +37,25 @@ export async function followJob(
   const schedule = pollDelays(options.pollIntervalMs, random)
   const backoff = readBackoff(options.pollIntervalMs)
   let job = lastSeen
-  let waitMs = job ? schedule.next().value : 0
+  let lastProblem: string | null = null
+  let lastChanceTaken = false
   let failures = 0
   let notFound = 0
   let notAJob = 0
-  let lastProblem: string | null = null
-  let lastChanceTaken = false
+
+  /** The wait before the next read; one last read just before the deadline beats giving up unknowing. */
+  const untilNextRead = (ms: number): number => {
+    const remainingMs = deadline.remainingMs()
+    if (ms < remainingMs || lastChanceTaken) return ms
+    lastChanceTaken = true
+    return Math.max(0, remainingMs - Math.min(lastReadBeforeDeadlineMs, remainingMs / 2))
+  }
+  let waitMs = job ? untilNextRead(schedule.next().value) : 0
 
   for (;;) {
-    // One last read just before the deadline beats giving up without knowing.
-    if (waitMs >= deadline.remainingMs() && !lastChanceTaken) {
-      lastChanceTaken = true
-      waitMs = Math.max(0, deadline.remainingMs() - Math.min(lastReadBeforeDeadlineMs, deadline.remainingMs() / 2))
-    }
     try {
-      await sleep(waitMs, deadline.signal)
+      // sleep() cuts every wait to the time left, so a long Retry-After ends the follow at the deadline.
+      await sleep(waitMs, deadline)
       job = await service.getJob(jobId, deadline.signal)
     } catch (error) {
       if (error instanceof DeadlineError) return { outcome: 'timeout', job, lastProblem }
@@ -62,14 +66,16 @@ export async function followJob(
       if (error.kind === 'notAJob' && ++notAJob >= notAJobLimit) {
         throw new ActionError(`${error.message} This went on for ${notAJob} reads in a row; giving up on job ${jobId}.`)
       }
-      waitMs = retryWaitMs(backoffMs(failures, backoff.baseMs, backoff.capMs, random), error.retryAfterMs)
-      options.onRetry?.(error.message, waitMs)
+      waitMs = untilNextRead(
+        retryWaitMs(backoffMs(failures, backoff.baseMs, backoff.capMs, random), error.retryAfterMs)
+      )
+      if (waitMs < deadline.remainingMs()) options.onRetry?.(error.message, waitMs)
       continue
     }
     failures = notFound = notAJob = 0
     lastProblem = null
     options.onJob(job)
     if (isFinal(job.status)) return { outcome: 'final', job }
-    waitMs = schedule.next().value
+    waitMs = untilNextRead(schedule.next().value)
   }
 }

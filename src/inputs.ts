@@ -5,6 +5,7 @@ import { ActionError } from './errors.js'
 import { isJobId } from './job-record.js'
 import { log } from './log.js'
 import { registerSecret } from './redact.js'
+import { RetryPolicy } from './retry-policy.js'
 import { hasControlCharacter, neutralise } from './untrusted-text.js'
 
 /** Everything a run needs, read and checked before the first request is sent. */
@@ -53,8 +54,13 @@ const ASSOCIATIONS = new Set([
   'MANNEQUIN',
   'NONE'
 ])
-const KEY_SHAPE = /^svc_[^\s]+$/
+// svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
+const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+const POLL_INTERVAL_BOUNDS = {
+  minMs: RetryPolicy.poll.minIntervalMs,
+  whyMin: 'polling more often only adds load on the service'
+}
 
 /**
  * Masks the API key and the GitHub token in everything the runner prints from now on. It runs
@@ -81,7 +87,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!KEY_SHAPE.test(apiKey)) {
     throw new ActionError(
       `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
-        `A key is svc_ followed by its secret part, with no spaces, as generated on the API keys page ` +
+        `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
         `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
     )
   }
@@ -109,7 +115,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     baseUrl,
     wait: readBoolean(Input.wait, true),
     timeoutMs: parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout),
-    pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval),
+    pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval, POLL_INTERVAL_BOUNDS),
     jobId,
     requirePr: readBoolean(Input.requirePr, false),
     comment

@@ -7,8 +7,8 @@ import { startDeadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
 import { describeSettings, maskSecrets, readCommentSettings, readSettings, type Settings } from './inputs.js'
-import type { Job } from './job-record.js'
-import { JobService } from './job-service.js'
+import { isFinal, type Job } from './job-record.js'
+import { JobService, ServiceError } from './job-service.js'
 import { writeSummary } from './job-summary.js'
 import { log } from './log.js'
 import { setJobOutputs } from './outputs.js'
@@ -69,7 +69,9 @@ export async function run(): Promise<void> {
     core.setOutput(Output.jobId, state.jobId)
     cancel.signal.throwIfAborted()
 
-    // A job given as jobId is always followed; a job just created, unless wait is false.
+    // A job the create answered as final needs no following. A job given as jobId is always
+    // followed; a job just created, unless wait is false.
+    if (state.job && isFinal(state.job.status)) return void (state.ending = 'final')
     const follow = settings.wait || settings.jobId !== ''
     if (!follow) return void (state.ending = 'created')
 
@@ -87,6 +89,7 @@ export async function run(): Promise<void> {
       state.ending = 'cancelled'
     } else {
       state.reason = failureMessage(error)
+      state.createdUnread = error instanceof ServiceError && error.kind === 'createdUnread'
       logStackForBugReport(error)
     }
   } finally {

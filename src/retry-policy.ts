@@ -1,6 +1,7 @@
 // The retry and polling policy, all of it: which failures are asked again, how often, how long to
-// wait in between. One place to read and one place to change; the code that follows it
-// (job-service.ts, follow-job.ts, poll-delays.ts) holds no numbers of its own.
+// wait in between, and how long a cancel or a reply on a thread may hold the step. One place to
+// read and one place to change; the code that follows it (job-service.ts, follow-job.ts,
+// poll-delays.ts, cancel.ts, comment-reply.ts) holds no numbers of its own.
 
 /** A source of numbers in [0, 1): Math.random in a run, a fixed sequence in a test. */
 export type Random = () => number
@@ -10,8 +11,11 @@ export const RetryPolicy = {
   read: {
     /** HTTP statuses worth asking again; network errors and per-request timeouts are too. */
     retryableStatuses: new Set([408, 429, 500, 502, 503, 504]),
-    /** The first backoff, at most; smaller when pollInterval is (see readBackoff). */
-    backoffBaseMs: 1000,
+    /**
+     * The first backoff, whatever pollInterval is: a read that failed once is asked again soon,
+     * and the backoff doubles from there if it keeps failing.
+     */
+    backoffBaseMs: 250,
     /** The longest backoff, at least; pollInterval when that is longer. */
     backoffCapMs: 30_000,
     /** A 404 is believed after this many in a row: a replica may lag behind a create. */
@@ -49,7 +53,18 @@ export const RetryPolicy = {
     minIntervalMs: 1000,
     /** One last read this long before the deadline (at most half the time left) beats giving up unknowing. */
     lastReadBeforeDeadlineMs: 1000
-  }
+  },
+  /**
+   * A cancel: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. From the
+   * first signal the run has this long to say what it knows; a create in flight is let finish
+   * meanwhile, so that its answer still names the job. Later signals do not cut it short.
+   */
+  cancel: { graceMs: 7000 },
+  /**
+   * Replies on a comment thread are a courtesy: each GitHub call is bounded, and once the run has
+   * ended, whatever is left of them (the final reply included) gets this long, no more.
+   */
+  githubReplies: { requestTimeoutMs: 10_000, afterRunEndsMs: 5000 }
 } as const
 
 /**
@@ -62,10 +77,10 @@ export function backoffMs(failures: number, baseMs: number, capMs: number, rando
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
 
-/** The backoff bounds for reads: no slower than the poll itself to start, no faster at the cap. */
+/** The backoff bounds for reads: quick to start, and at the cap no faster than the poll itself. */
 export function readBackoff(pollIntervalMs: number): { baseMs: number; capMs: number } {
   return {
-    baseMs: Math.min(RetryPolicy.read.backoffBaseMs, pollIntervalMs),
+    baseMs: RetryPolicy.read.backoffBaseMs,
     capMs: Math.max(pollIntervalMs, RetryPolicy.read.backoffCapMs)
   }
 }

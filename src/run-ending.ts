@@ -23,6 +23,8 @@ export interface RunOutcome {
   lastProblem?: string | null
   /** For a cancel: a create was sent and not answered, so a job may exist that the run never heard of. */
   createInFlight?: boolean
+  /** For an error: the service created a job, but its answer could not be read, so its id is unknown. */
+  createdUnread?: boolean
   /** For an error or a skip: the sentence that says what happened and what to do. */
   reason?: string
 }
@@ -110,7 +112,9 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
         icon: '❌',
         short: jobId
           ? `Following job ${name} failed; the workflow run's log says why.`
-          : "The run failed and no job was started; the workflow run's log says why.",
+          : outcome.createdUnread
+            ? "A job was created, but its id could not be read; the workflow run's log says how to find it."
+            : "The run failed and no job was started; the workflow run's log says why.",
         log: outcome.reason ?? 'The run failed.'
       }
     case 'skipped':

@@ -49,7 +49,7 @@ function commentRunOptions({ event, inputs = {}, env = {}, entry }: CommentRun) 
       projectId: 'docs',
       apiKey: service.apiKey,
       baseUrl: service.url,
-      pollInterval: '50ms',
+      pollInterval: '1s',
       timeout: '10s',
       githubToken: TOKEN,
       ...inputs
@@ -181,7 +181,7 @@ describe('the reply says how the job ended', () => {
     github = await startStandInGitHub()
     const run = await runOnComment({
       event: { body: '/docs check the FAQ' },
-      inputs: { timeout: '500ms', pollInterval: '100ms' }
+      inputs: { timeout: '500ms' }
     })
 
     expect(run.code).toBe(1)

@@ -17,7 +17,7 @@ afterEach(async () => {
 })
 
 function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return inputsFor(service, { prompt: 'Document the proxy settings', pollInterval: '30ms', timeout: '5s', ...extra })
+  return inputsFor(service, { prompt: 'Document the proxy settings', timeout: '5s', ...extra })
 }
 
 /** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */

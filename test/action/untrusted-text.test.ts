@@ -75,13 +75,15 @@ describe('item 1: no workflow command from outside text', () => {
     expect(service.requestsOf('GET')).toHaveLength(2)
   })
 
-  it('an id with commands in it is not a job: the create says so, and nothing is obeyed', async () => {
+  it('an id with commands in it is not a job: a 201 made one, whose id is not known, and nothing is obeyed', async () => {
     service = await startStandInService({ faults: [created(`job_1${COMMANDS_IN_A_LINE}`)] })
     const run = await runAction({ inputs: inputsFor(service) })
 
     expectOnlyOwnCommands(run)
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/::error::The service answered the create with something that is not a job record/)
+    expect(run.stdout).toMatch(
+      /::error::The service created the job \(HTTP 201\), but its answer could not be read \(it is not a job record/
+    )
     expect(run.outputs.jobId).toBeUndefined()
     expect(service.requestsOf('GET')).toHaveLength(0)
   })

@@ -32,6 +32,7 @@ import { join } from 'node:path'
  * @property {string} [basePath] Where the API lives on the server: '' as on github.com,
  *   '/api/v3' as on GitHub Enterprise Server.
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
+ * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {string} [host] Default 127.0.0.1.
  */
 
@@ -108,6 +109,7 @@ export async function startStandInGitHub(options = {}) {
         body: text ? JSON.parse(text) : undefined
       }
       requests.push(req)
+      if (options.hang) return
       const { status, body } = url.startsWith(basePath) ? answer(req) : { status: 404, body: { message: 'Not Found' } }
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
       res.end(JSON.stringify(body))
@@ -127,7 +129,12 @@ export async function startStandInGitHub(options = {}) {
     get comments() {
       return [...comments.values()]
     },
-    close: () => new Promise((resolve) => server.close(() => resolve(undefined)))
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve(undefined))
+        // Requests left hanging would hold the close forever.
+        server.closeAllConnections()
+      })
   }
 }
 

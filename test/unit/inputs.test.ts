@@ -77,11 +77,11 @@ describe('readSettings', () => {
   })
 
   it('reads booleans and durations', () => {
-    setInputs({ wait: 'false', requirePr: 'TRUE', timeout: '90', pollInterval: '500ms' })
-    expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 500 })
+    setInputs({ wait: 'false', requirePr: 'TRUE', timeout: '90', pollInterval: '1500ms' })
+    expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 1500 })
   })
 
-  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc'])(
+  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc', 'svc_abc€def', 'svc_abc\tdef'])(
     'rejects the key %j by its shape, never showing it',
     (apiKey) => {
       setInputs({ apiKey })

@@ -119,8 +119,81 @@ describe('per-request limits', () => {
   })
 })
 
+describe('a request that never left', () => {
+  // undici refuses a header that is not printable ASCII before it opens a connection.
+  const badKey = 'svc_abc€def'
+
+  it('is a create that was not sent, naming the cause, and is not tried again', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const jobs = new JobService({ baseUrl: service.url, projectId: 'docs', apiKey: badKey })
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('fatal')
+    expect(error.message).toMatch(
+      /^The create was not sent: it was refused on this runner before it left \(invalid authorization header\)\. No job was created\./
+    )
+    expect(error.message).not.toContain('abc€def')
+    expect(service.requests).toHaveLength(0)
+    await jobs.close()
+  })
+
+  it('is a read that cannot succeed by asking again', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const jobs = new JobService({ baseUrl: service.url, projectId: 'docs', apiKey: badKey })
+    const error = await failure(jobs.getJob('job_1', new AbortController().signal))
+
+    expect(error.kind).toBe('fatal')
+    expect(error.message).toMatch(
+      /^The read of job job_1 was not sent: it was refused on this runner before it left \(invalid authorization header\)\. Check the inputs/
+    )
+    expect(service.requests).toHaveLength(0)
+    await jobs.close()
+  })
+})
+
+describe('a 2xx create whose answer cannot be read', () => {
+  it('is a created job whose id is unknown when the body stops arriving', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' })
+      res.write('{"id": "job_1", ') // and nothing more
+    })
+    const jobs = client(url, { bodyTimeoutMs: 200 })
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('createdUnread')
+    expect(error.message).toMatch(
+      /^The service created the job \(HTTP 201\), but its answer could not be read \(the answer stopped arriving\), so its id is not known\. Look it up in the project's dashboard/
+    )
+    await jobs.close()
+  })
+
+  it('is a created job whose id is unknown when a 201 is not a job record', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"status": "active"}')
+    })
+    const jobs = client(url)
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('createdUnread')
+    expect(error.message).toContain('could not be read (it is not a job record: {"status": "active"}), so its id')
+    await jobs.close()
+  })
+
+  it("is still a job that may or may not exist when a 200 is a proxy's page", async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Proxy login</body></html>')
+    })
+    const jobs = client(url)
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('uncertain')
+    expect(error.message).toContain('The job may or may not have been created')
+    await jobs.close()
+  })
+})
+
 describe('excerpt', () => {
-  const response = (body: string) => ({ status: 500, headers: {}, body })
+  const response = (body: string) => ({ body })
 
   it("shows the service's own JSON error message", () => {
     expect(excerpt(response('{"error": "prompt must be a non-empty string"}'))).toBe(

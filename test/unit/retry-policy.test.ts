@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { sleep } from '../../src/deadline.js'
-import { backoffMs, retryAfterMs } from '../../src/retry-policy.js'
+import { sleep, startDeadline } from '../../src/deadline.js'
+import { DeadlineError } from '../../src/errors.js'
+import { backoffMs, readBackoff, retryAfterMs } from '../../src/retry-policy.js'
 
 describe('backoffMs', () => {
   it('doubles from the base, within the upper half of each step', () => {
@@ -12,6 +13,18 @@ describe('backoffMs', () => {
 
   it('never goes past the cap', () => {
     expect(backoffMs(20, 1000, 30_000, () => 1 - 1e-12)).toBe(30_000)
+  })
+})
+
+describe('readBackoff', () => {
+  it('starts at 250ms whatever pollInterval is, so a read that failed is soon asked again', () => {
+    expect(readBackoff(1000).baseMs).toBe(250)
+    expect(readBackoff(60_000).baseMs).toBe(250)
+  })
+
+  it('never backs off to less than the poll itself at the cap', () => {
+    expect(readBackoff(1000).capMs).toBe(30_000)
+    expect(readBackoff(60_000).capMs).toBe(60_000)
   })
 })
 
@@ -35,12 +48,39 @@ describe('retryAfterMs', () => {
 })
 
 describe('sleep', () => {
-  it('ends early with the reason when the signal aborts', async () => {
+  const deadlineIn = (ms: number, cancel = new AbortController().signal) => startDeadline(Date.now() + ms, cancel)
+
+  it('ends early with the reason when the run is cancelled', async () => {
     const controller = new AbortController()
-    const reason = new Error('time is up')
+    const reason = new Error('cancelled')
     setTimeout(() => controller.abort(reason), 20)
     const started = Date.now()
-    await expect(sleep(5000, controller.signal)).rejects.toBe(reason)
+    await expect(sleep(5000, deadlineIn(10_000, controller.signal))).rejects.toBe(reason)
     expect(Date.now() - started).toBeLessThan(1000)
+  })
+
+  it.each([
+    ['a wait longer than a timer can hold', 3_000_000_000],
+    ['a wait longer than the time left', 60_000]
+  ])('cuts %s to the time left, and ends with the deadline', async (_name, ms) => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error): number => warnings.push(warning)
+    process.on('warning', onWarning)
+    try {
+      const started = Date.now()
+      await expect(sleep(ms, deadlineIn(300))).rejects.toBeInstanceOf(DeadlineError)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+      expect(Date.now() - started).toBeLessThan(1000)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings.map((w) => w.name)).not.toContain('TimeoutOverflowWarning')
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
+
+  it('waits the whole of a wait shorter than the time left', async () => {
+    const started = Date.now()
+    await sleep(100, deadlineIn(10_000))
+    expect(Date.now() - started).toBeGreaterThanOrEqual(99)
   })
 })
