@@ -34,12 +34,6 @@ export const RetryPolicy = {
     backoffCapMs: 60_000
   },
   /**
-   * Retry-After (seconds or an HTTP date) is a floor under the backoff, never the whole wait: a
-   * server that keeps answering `Retry-After: 0` is not asked in a tight loop. Every wait is capped
-   * by the time the step has left.
-   */
-  retryAfter: { isFloorUnderBackoff: true },
-  /**
    * Polling a job that is running: the first interval is split in three (0.4 + 0.3 + 0.3 of it), so
    * that a job that ends within seconds is seen within a second or two, and a long job costs three
    * requests more than a plain loop, all in its first interval; then the steady pollInterval. Each
@@ -85,7 +79,11 @@ export function readBackoff(pollIntervalMs: number): { baseMs: number; capMs: nu
   }
 }
 
-/** The wait after a failure: the backoff, with Retry-After as a floor under it. */
+/**
+ * The wait after a failure: the backoff, with Retry-After (seconds or an HTTP date) as a floor under
+ * it, never the whole wait, so that a server that keeps answering `Retry-After: 0` is not asked in a
+ * tight loop. Like every wait, it is cut to the time the step has left (see sleep in deadline.ts).
+ */
 export function retryWaitMs(backoff: number, retryAfter: number | null): number {
   return Math.max(retryAfter ?? 0, backoff)
 }
