@@ -15,5 +15,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
     }
   },
-  { files: ['scripts/**', 'test/**'], rules: { 'no-console': 'off' } }
+  { files: ['scripts/**', 'test/**'], rules: { 'no-console': 'off' } },
+  {
+    // Every log line goes through src/log.ts, which neutralises the outside text it carries.
+    files: ['src/**/*.ts'],
+    ignores: ['src/log.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['debug', 'info', 'notice', 'warning', 'error', 'setFailed'].map((property) => ({
+          object: 'core',
+          property,
+          message: 'Log through src/log.ts: it keeps outside text from becoming a workflow command.'
+        }))
+      ]
+    }
+  }
 )

@@ -1,4 +1,5 @@
 import { CancelledError } from './errors.js'
+import { RetryPolicy } from './retry-policy.js'
 
 export interface CancelWatch {
   /** Aborts with a CancelledError when the runner cancels the run. */
@@ -7,26 +8,30 @@ export interface CancelWatch {
 }
 
 /**
- * Turns the runner's SIGINT (then SIGTERM) into an abort. The run then has `graceMs` to say what
- * it knows (the job id, how to follow it again); if it has not finished by then, or a second
- * signal comes, `onForcedExit` says it and the process exits.
+ * Turns the runner's SIGINT (then SIGTERM) into an abort. The first signal starts a grace of
+ * `graceMs` for the run to say what it knows (the job id, how to follow it again), and to let a
+ * create in flight be answered; if the run has not finished by then, `onForcedExit` says it and
+ * the process exits. Later signals do not cut the grace short: the runner sends SIGTERM a few
+ * seconds after SIGINT, and a create answered in between must still name its job.
  */
-export function watchForCancel(onForcedExit: () => void, graceMs = 1500): CancelWatch {
+export function watchForCancel(onForcedExit: () => void, graceMs: number = RetryPolicy.cancel.graceMs): CancelWatch {
   const controller = new AbortController()
-  const forceExit = (): never => {
-    onForcedExit()
-    process.exit(1)
-  }
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (controller.signal.aborted) forceExit()
+    if (controller.signal.aborted) return
     controller.abort(new CancelledError(signal))
-    setTimeout(forceExit, graceMs).unref()
+    setTimeout(() => {
+      onForcedExit()
+      process.exit(1)
+    }, graceMs).unref()
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   return {
     signal: controller.signal,
     stop: () => {
+      // Once cancelled, the handlers stay and ignore later signals: the run is saying what it
+      // knows, and the grace's timer ends the process if it takes too long.
+      if (controller.signal.aborted) return
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
     }

@@ -1,3 +1,6 @@
+import { log } from './log.js'
+import { neutralise } from './untrusted-text.js'
+
 /**
  * An error whose message is already a sentence for the person reading the log: what happened and
  * what to do. Anything else that reaches the top is a bug, and is reported as one.
@@ -25,6 +28,13 @@ export class DeadlineError extends Error {
 /** A sentence for the log, never a stack trace; an error that is not ours is reported as a bug. */
 export function failureMessage(error: unknown): string {
   if (error instanceof ActionError) return error.message
-  const message = error instanceof Error ? error.message : String(error)
+  // Not our words: whatever the error carries from outside is shown neutralised.
+  const message = neutralise(error instanceof Error ? error.message : String(error), 300)
   return `The action failed unexpectedly: ${message}. Please report this, with the step's log, as an issue on the action's repository.`
+}
+
+/** A bug's stack, at debug level: a user who reports one can rerun with debug logging and attach it. */
+export function logStackForBugReport(error: unknown): void {
+  if (error instanceof ActionError || !(error instanceof Error) || !error.stack) return
+  log.debug(`Stack of the unexpected error: ${error.stack}`)
 }

@@ -1,4 +1,5 @@
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
+import { blankSecrets } from './redact.js'
 import { USER_AGENT } from './version.js'
 
 /** Per-request limits, so that a server that never answers cannot hold the step. */
@@ -28,6 +29,19 @@ export interface HttpResponse {
   headers: Record<string, string | string[] | undefined>
   /** The body as text, cut at `maxBodyBytes`. */
   body: string
+  /** The body was longer than `maxBodyBytes`, and `body` is only its start. */
+  truncated: boolean
+}
+
+/**
+ * How far one request got, for a caller that must know what a failure means: a create that was
+ * never written cannot have made a job, and one whose 2xx status arrived did, whatever its body.
+ */
+export interface RequestProgress {
+  /** The request began to be written to a connection: from here on the server may act on it. */
+  written: boolean
+  /** The answer's status, once its headers arrived (its body may still fail); null before. */
+  status: number | null
 }
 
 /** A request that got no HTTP answer. */
@@ -37,15 +51,27 @@ export class NetworkError extends Error {
     message: string,
     /** undici's or the system's error code, e.g. ECONNREFUSED. */
     readonly code: string,
-    /** True only when the request surely never reached the server (the connection was never made). */
-    readonly notSent: boolean
+    /** True only when the request surely never reached the server: not one byte of it was written. */
+    readonly notSent: boolean,
+    /** Refused on this runner before any connection (a header HTTP does not allow): no try can succeed. */
+    readonly refusedLocally = false
   ) {
     super(message)
   }
 }
 
-// The connection was never established, so the request was never written.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'])
+// Errors raised on this runner about the request itself, before any connection: invalid headers,
+// URLs or arguments. Sending it again would be refused the same way.
+const LOCAL_CODES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'ERR_INVALID_URL',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_INVALID_URI'
+])
 
 const CODE_WORDS: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused',
@@ -82,37 +108,54 @@ export class HttpClient {
     })
   }
 
+  /**
+   * Sends one request and reads its answer, within the per-request limits and `signal`. Fills
+   * `progress` (when given) as the request goes, so that a caller can tell a request that never
+   * left from one that did; a NetworkError says the same in `notSent`.
+   */
   async send(
     method: 'GET' | 'POST',
     url: string,
-    options: { headers: Record<string, string>; body?: string; signal?: AbortSignal }
+    options: {
+      headers: Record<string, string>
+      body?: string
+      signal?: AbortSignal
+      progress?: RequestProgress
+    }
   ): Promise<HttpResponse> {
-    if (new URL(url).origin !== this.origin) {
+    const progress = options.progress ?? { written: false, status: null }
+    const timeout = AbortSignal.timeout(this.limits.requestTimeoutMs)
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+    if (URL.canParse(url) && new URL(url).origin !== this.origin) {
       // A guard, not a path any input can reach: the key goes to the service's origin only.
       throw new Error(`Refusing to send a request outside ${this.origin}.`)
     }
-    const timeout = AbortSignal.timeout(this.limits.requestTimeoutMs)
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
     try {
       const response = await request(url, {
         method,
         headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...options.headers },
         body: options.body,
         signal,
-        dispatcher: this.dispatcher
+        // Marks the moment the request starts to be written: an error before it is "not sent".
+        dispatcher: this.dispatcher.compose(markWhenWritten(progress))
       })
-      const body = await readCapped(response.body, this.limits.maxBodyBytes)
-      return { status: response.statusCode, headers: response.headers, body }
+      progress.status = response.statusCode
+      const { text, truncated } = await readCapped(response.body, this.limits.maxBodyBytes)
+      return { status: response.statusCode, headers: response.headers, body: text, truncated }
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
-      if (timeout.aborted) throw new NetworkError(describe('REQUEST_TIMEOUT'), 'REQUEST_TIMEOUT', false)
+      const notSent = !progress.written
+      if (timeout.aborted) throw new NetworkError(describe('REQUEST_TIMEOUT'), 'REQUEST_TIMEOUT', notSent)
       const proxyStatus = proxyRefusal(error)
       if (proxyStatus) {
         // The proxy would not open the tunnel: the request never left for the service.
-        throw new NetworkError(`the proxy refused to connect to it (HTTP ${proxyStatus})`, 'PROXY_REFUSED', true)
+        throw new NetworkError(`the proxy refused to connect to it (HTTP ${proxyStatus})`, 'PROXY_REFUSED', notSent)
       }
       const code = errorCode(error)
-      throw new NetworkError(describe(code), code, NOT_SENT_CODES.has(code))
+      if (notSent && isLocalRefusal(error, code)) {
+        throw new NetworkError(`it was refused on this runner before it left (${localReason(error)})`, code, true, true)
+      }
+      throw new NetworkError(describe(code), code, notSent)
     }
   }
 
@@ -121,18 +164,38 @@ export class HttpClient {
   }
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+/** Tells `progress` when the request starts to be written; passes everything else through. */
+function markWhenWritten(progress: RequestProgress): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) =>
+    dispatch(options, {
+      onRequestStart: (controller, context) => {
+        // undici calls this right before it writes the request to the connection.
+        progress.written = true
+        handler.onRequestStart?.(controller, context)
+      },
+      onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
+      onResponseStart: (...args) => handler.onResponseStart?.(...args),
+      onResponseData: (...args) => handler.onResponseData?.(...args),
+      onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
+      onResponseError: (...args) => handler.onResponseError?.(...args)
+    })
+}
+
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of body as AsyncIterable<Buffer>) {
     chunks.push(chunk)
     size += chunk.length
-    if (size >= maxBytes) {
+    if (size > maxBytes) {
       body.destroy()
       break
     }
   }
-  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8')
+  return { text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'), truncated: size > maxBytes }
 }
 
 /** The error and the causes it wraps (undici wraps the system's error), a few levels deep. */
@@ -157,6 +220,18 @@ function proxyRefusal(error: unknown): string | null {
     if (match) return match[1]
   }
   return null
+}
+
+function isLocalRefusal(error: unknown, code: string): boolean {
+  if (LOCAL_CODES.has(code)) return true
+  // Thrown by our own code or by a URL or URI function, never by the network.
+  return error instanceof TypeError || error instanceof URIError || error instanceof RangeError
+}
+
+/** undici's words for what it refused ("invalid authorization header"): they name a header, never its value. */
+function localReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return blankSecrets(message).replace(/\s+/g, ' ').trim() || 'no reason given'
 }
 
 function describe(code: string): string {

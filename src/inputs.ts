@@ -2,18 +2,23 @@ import * as core from '@actions/core'
 import { Input } from './constants.js'
 import { parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
+import { isJobId } from './job-record.js'
+import { log } from './log.js'
+import { registerSecret } from './redact.js'
+import { RetryPolicy } from './retry-policy.js'
+import { hasControlCharacter, neutralise } from './untrusted-text.js'
 
 /** Everything a run needs, read and checked before the first request is sent. */
 export interface Settings {
   /** The documentation project, as the service names it (not yet URL-encoded). */
   projectId: string
-  /** The instruction for the agent; empty when an existing job is followed. */
+  /** The instruction for the agent; empty when an existing job is followed or a comment gives it. */
   prompt: string
   /** The admin key, `svc_<secret>`; already masked in the log. */
   apiKey: string
   /** The service's address without a trailing slash: https, or http on a loopback host. */
   baseUrl: string
-  /** Follow the job to a final status, or stop once it exists. */
+  /** Follow the job to a final status, or stop once it exists (a given jobId is always followed). */
   wait: boolean
   /** How long the step may follow the job, counted from the step's start. */
   timeoutMs: number
@@ -23,48 +28,84 @@ export interface Settings {
   jobId: string
   /** Fail a completed job that opened no pull request. */
   requirePr: boolean
+  /** Set when the run is comment-triggered: an issue_comment event, and neither prompt nor jobId given. */
+  comment: CommentSettings | null
 }
 
-const KEY_SHAPE = /^svc_[^\s]+$/
+export interface CommentSettings {
+  /** The prefix that marks a comment as an instruction, e.g. `/docs`. */
+  trigger: string
+  /** The author_association values whose comments may start a job, upper-case. */
+  allowedAssociations: string[]
+  /** For the reaction and the replies on the thread; already masked; may be empty. */
+  githubToken: string
+}
+
+export const DEFAULT_TRIGGER = '/docs'
+export const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR'
+// GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
+const ASSOCIATIONS = new Set([
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+  'CONTRIBUTOR',
+  'FIRST_TIME_CONTRIBUTOR',
+  'FIRST_TIMER',
+  'MANNEQUIN',
+  'NONE'
+])
+// svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
+const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+const POLL_INTERVAL_BOUNDS = {
+  minMs: RetryPolicy.poll.minIntervalMs,
+  whyMin: 'polling more often only adds load on the service'
+}
 
 /**
- * Masks the API key in everything the runner prints from now on. It runs first, before any input
- * is checked or logged, so no later message (an error, a debug line) can show the key.
+ * Masks the API key and the GitHub token in everything the runner prints from now on. It runs
+ * first, before any input is checked or logged, so no later message (an error, a debug line) can
+ * show either.
  */
-export function maskApiKey(): void {
-  const raw = core.getInput(Input.apiKey, { trimWhitespace: false })
-  for (const value of new Set([raw, raw.trim()])) {
-    if (value) core.setSecret(value)
-  }
+export function maskSecrets(): void {
+  registerSecret(core.getInput(Input.apiKey, { trimWhitespace: false }))
+  registerSecret(core.getInput(Input.githubToken, { trimWhitespace: false }))
 }
 
-/** `commentPrompt`: in a comment-triggered run, the prompt read from the comment (the prompt input is empty). */
-export function readSettings(commentPrompt = ''): Settings {
-  const projectId = required(Input.projectId, 'the documentation project, as the service names it')
+/** Reads and checks every input; `env` tells whether the run is comment-triggered. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
   const apiKey = required(
     Input.apiKey,
     'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
   )
   const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
-  const prompt = core.getInput(Input.prompt) || commentPrompt
-  const jobId = core.getInput(Input.jobId)
+  const prompt = core.getInput(Input.prompt)
+  const jobId = readJobId(core.getInput(Input.jobId))
+  const comment = readCommentSettings(env)
 
   if (!KEY_SHAPE.test(apiKey)) {
     throw new ActionError(
       `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
-        `A key is svc_ followed by its secret part, with no spaces, as generated on the API keys page ` +
+        `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
         `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
     )
   }
-  if (!prompt && !jobId) {
+  if (!prompt && !jobId && !comment) {
     throw new ActionError(
       `Input ${Input.prompt} is empty and no ${Input.jobId} is given: there is nothing to do. ` +
         `Give a prompt to create a job, or a jobId to follow an existing one.`
     )
   }
   if (prompt && jobId) {
-    core.warning(`Both ${Input.prompt} and ${Input.jobId} are given: following job ${jobId}; the prompt is not sent.`)
+    log.warning(`Both ${Input.prompt} and ${Input.jobId} are given: following job ${jobId}; the prompt is not sent.`)
+  } else if (prompt && env.GITHUB_EVENT_NAME === 'issue_comment') {
+    log.warning(
+      `This run was started by a comment (issue_comment) and has a ${Input.prompt} input, so it starts a job ` +
+        `whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
+        `leave ${Input.prompt} out and let the comment give the instruction (see ${Input.trigger} and ` +
+        `${Input.allowedAssociations}), or check github.event.comment.author_association in the workflow's if: condition.`
+    )
   }
 
   return {
@@ -74,16 +115,81 @@ export function readSettings(commentPrompt = ''): Settings {
     baseUrl,
     wait: readBoolean(Input.wait, true),
     timeoutMs: parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout),
-    pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval),
+    pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval, POLL_INTERVAL_BOUNDS),
     jobId,
-    requirePr: readBoolean(Input.requirePr, false)
+    requirePr: readBoolean(Input.requirePr, false),
+    comment
   }
 }
 
-/** The settings as a debug line, with the key and the prompt left out. */
+/**
+ * The comment-triggered part of the settings, or null when the run is not comment-triggered (an
+ * issue_comment event, with neither prompt nor jobId given). Read on its own first, so that a
+ * comment-triggered run can answer on its thread even when the other inputs are wrong.
+ */
+export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): CommentSettings | null {
+  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId)) {
+    return null
+  }
+  return {
+    trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
+    allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
+    githubToken: core.getInput(Input.githubToken)
+  }
+}
+
+/** The settings as a debug line, with the secrets and the prompt left out. */
 export function describeSettings(settings: Settings): string {
-  const { apiKey: _key, prompt, ...shown } = settings
-  return JSON.stringify({ ...shown, prompt: prompt ? `(${prompt.length} characters)` : '' })
+  const { apiKey: _key, prompt, comment, ...shown } = settings
+  return JSON.stringify({
+    ...shown,
+    comment: comment && { ...comment, githubToken: comment.githubToken ? '(set)' : '' },
+    prompt: prompt ? `(${prompt.length} characters)` : ''
+  })
+}
+
+/**
+ * The project as given, once it is sure to name one: it is a segment of every request's path, so
+ * `.` and `..` (which would send the key to another route) are refused, as written or
+ * percent-encoded; and it is logged, so a control character (a line break) is refused too.
+ */
+function readProjectId(projectId: string): string {
+  if (hasControlCharacter(projectId)) {
+    throw new ActionError(
+      `Input ${Input.projectId} has a control character (a line break, a tab...) in it, which no project id has. ` +
+        `Give the project id as the service names it.`
+    )
+  }
+  if (isDotSegment(projectId)) {
+    throw new ActionError(
+      `Input ${Input.projectId} is '${projectId}', which names no project: as part of the request's path it ` +
+        `would point at another route of the service. Give the project id as the service names it.`
+    )
+  }
+  return projectId
+}
+
+/** A job to follow, or '' to create one: it must have the shape of a job id (see isJobId). */
+function readJobId(jobId: string): string {
+  if (jobId === '' || isJobId(jobId)) return jobId
+  throw new ActionError(
+    `Input ${Input.jobId} is '${neutralise(jobId, 140)}', which is not a job id: a job id is 1 to 128 letters, ` +
+      `digits and . _ : ~ -, starting with a letter or digit (such as job_123). Give the id from the run that ` +
+      `created the job (its jobId output), or leave ${Input.jobId} out to create a job.`
+  )
+}
+
+/** `.` or `..`, as written or percent-encoded (`%2e`, `.%2E`, even encoded twice). */
+function isDotSegment(text: string): boolean {
+  let decoded = text
+  for (let round = 0; round < 3; round++) {
+    try {
+      decoded = decodeURIComponent(decoded)
+    } catch {
+      break
+    }
+  }
+  return text === '.' || text === '..' || decoded === '.' || decoded === '..'
 }
 
 function required(name: string, what: string): string {
@@ -98,6 +204,35 @@ function readBoolean(name: string, fallback: boolean): boolean {
   if (/^(true|yes|on)$/i.test(value)) return true
   if (/^(false|no|off)$/i.test(value)) return false
   throw new ActionError(`Input ${name} is '${value}', which is not a boolean. Use true or false.`)
+}
+
+export function parseAssociations(list: string): string[] {
+  const values = list
+    .split(/[\s,]+/)
+    .map((value) => value.trim().toUpperCase())
+    .filter((value) => value !== '')
+  const unknown = values.filter((value) => !ASSOCIATIONS.has(value))
+  if (values.length === 0 || unknown.length > 0) {
+    throw new ActionError(
+      `Input ${Input.allowedAssociations} is '${list}'${unknown.length ? `, and ${unknown.join(', ')} is not an author association` : ''}. ` +
+        `Give a comma-separated list of ${[...ASSOCIATIONS].join(', ')} (default ${DEFAULT_ASSOCIATIONS}).`
+    )
+  }
+  return values
+}
+
+function readTrigger(trigger: string): string {
+  if (hasControlCharacter(trigger)) {
+    throw new ActionError(
+      `Input ${Input.trigger} has a control character in it. Give one word, such as ${DEFAULT_TRIGGER}.`
+    )
+  }
+  if (/\s/.test(trigger)) {
+    throw new ActionError(
+      `Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`
+    )
+  }
+  return trigger
 }
 
 function readBaseUrl(text: string): string {

@@ -1,61 +1,53 @@
 import * as core from '@actions/core'
 import { watchForCancel } from './cancel.js'
-import { readCommentRequest } from './comment.js'
-import { Input, Output } from './constants.js'
+import { startCommentReplies, type CommentReplies } from './comment-reply.js'
+import { readCommentRequest } from './comment-trigger.js'
+import { Output } from './constants.js'
 import { startDeadline } from './deadline.js'
-import { CancelledError, failureMessage } from './errors.js'
-import { followJob } from './follow.js'
-import { describeSettings, maskApiKey, readSettings, type Settings } from './inputs.js'
-import type { Job } from './job.js'
-import {
-  cancelledMessage,
-  concludeFinal,
-  setJobOutputs,
-  statusLogger,
-  timeoutMessage,
-  writeSummary,
-  type Ending
-} from './report.js'
-import { JobService } from './service.js'
-import { maskGithubToken, openThread, type Thread } from './thread.js'
+import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
+import { followJob } from './follow-job.js'
+import { describeSettings, maskSecrets, readCommentSettings, readSettings, type Settings } from './inputs.js'
+import { isFinal, type Job } from './job-record.js'
+import { JobService, ServiceError } from './job-service.js'
+import { writeSummary } from './job-summary.js'
+import { log } from './log.js'
+import { setJobOutputs } from './outputs.js'
+import { checkProxyVariables } from './proxy-variables.js'
+import { describeEnding, type RunOutcome } from './run-ending.js'
+import { statusLogger } from './status-log.js'
 
 /** What the run knows so far: enough to report it however it ends. */
-interface RunState {
-  /** The outcome was reported (by the run, or by the forced exit after a cancel): say it once. */
-  reported: boolean
-  /** A create request is out and not answered yet: cancelled now, the job may or may not exist. */
-  createInFlight: boolean
+interface RunState extends RunOutcome {
+  /** The ending was announced (by the run, or by the forced exit after a cancel): say it once. */
+  announced: boolean
   settings: Settings | null
-  jobId: string
-  job: Job | null
-  ending: Ending
+  /** The prompt as given: the input, or the instruction in the comment. */
+  prompt: string
 }
 
 export async function run(): Promise<void> {
   const startedAt = Date.now()
-  maskApiKey()
-  maskGithubToken()
-  const state: RunState = {
-    reported: false,
-    createInFlight: false,
-    settings: null,
-    jobId: '',
-    job: null,
-    ending: 'error'
-  }
-  const cancel = watchForCancel(() => reportCancelled(state))
+  maskSecrets()
+  const state: RunState = { announced: false, settings: null, prompt: '', ending: 'error', job: null, jobId: '' }
+  const cancel = watchForCancel(() => announce(Object.assign(state, { ending: 'cancelled' })))
   let service: JobService | undefined
-  let thread: Thread | undefined
+  let replies: CommentReplies | undefined
   try {
-    // A comment-triggered run takes its prompt from the comment, and answers on its thread.
-    const fromComment = readCommentRequest()
-    if (fromComment?.start === false) {
-      core.notice(fromComment.reason)
-      return
+    // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
+    // to say that the workflow's inputs are wrong).
+    const commentSettings = readCommentSettings()
+    if (commentSettings) {
+      const request = readCommentRequest(commentSettings)
+      if (!request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
+      state.prompt = request.prompt
+      replies = startCommentReplies(request.comment, commentSettings.githubToken)
     }
-    if (fromComment) thread = openThread(fromComment.comment)
-    const settings = (state.settings = readSettings(fromComment?.prompt))
-    core.debug(`Settings: ${describeSettings(settings)}`)
+    const settings = (state.settings = readSettings())
+    Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
+    state.prompt ||= settings.prompt
+    log.debug(`Settings: ${describeSettings(settings)}`)
+    checkProxyVariables()
+
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     const logStatus = statusLogger(startedAt)
     const onJob = (job: Job): void => {
@@ -64,57 +56,59 @@ export async function run(): Promise<void> {
     }
     service = new JobService(settings)
 
+    // Without a jobId, the job is created: once, whatever happens (see JobService.createJob).
     if (!settings.jobId) {
-      const job = await service.createJob(settings.prompt, deadline, {
-        log: core.warning,
+      const job = await service.createJob(state.prompt, deadline, {
+        log: log.warning,
         onSending: (inFlight) => (state.createInFlight = inFlight)
       })
-      core.info(`Created job ${job.id} in project ${settings.projectId}.`)
+      log.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
     }
     state.jobId ||= settings.jobId
     core.setOutput(Output.jobId, state.jobId)
     cancel.signal.throwIfAborted()
-    if (!settings.wait && state.job) {
-      state.ending = 'created'
-      core.info(
-        `Not following job ${state.jobId} (${Input.wait} is false). Follow it later with ${Input.jobId}: ${state.jobId}.`
-      )
-      return
-    }
+
+    // A job the create answered as final needs no following. A job given as jobId is always
+    // followed; a job just created, unless wait is false.
+    if (state.job && isFinal(state.job.status)) return void (state.ending = 'final')
+    const follow = settings.wait || settings.jobId !== ''
+    if (!follow) return void (state.ending = 'created')
 
     const result = await followJob(service, state.jobId, state.job, {
       pollIntervalMs: settings.pollIntervalMs,
       deadline,
       onJob,
-      onRetry: (problem, waitMs) => core.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`)
+      onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`)
     })
     cancel.signal.throwIfAborted()
     state.ending = result.outcome
-    if (result.outcome === 'timeout')
-      core.setFailed(timeoutMessage(state.jobId, state.job, settings.timeoutMs, result.lastProblem))
-    else concludeFinal(result.job, settings.requirePr)
+    if (result.outcome === 'timeout') state.lastProblem = result.lastProblem
   } catch (error) {
-    if (error instanceof CancelledError) reportCancelled(state)
-    else core.setFailed(failureMessage(error))
-  } finally {
-    state.reported = true
-    cancel.stop()
-    if (state.job) setJobOutputs(state.job)
-    if (state.settings && (state.jobId || state.ending !== 'error')) {
-      const { job, jobId, ending } = state
-      await writeSummary({ job, jobId, ending, prompt: state.settings.prompt, elapsedMs: Date.now() - startedAt })
+    if (error instanceof CancelledError) {
+      state.ending = 'cancelled'
+    } else {
+      state.reason = failureMessage(error)
+      state.createdUnread = error instanceof ServiceError && error.kind === 'createdUnread'
+      logStackForBugReport(error)
     }
-    await thread?.finish({ ending: state.ending, job: state.job, jobId: state.jobId })
+  } finally {
+    cancel.stop()
+    announce(state)
+    // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
+    if (state.jobId || (state.settings && state.ending !== 'error' && state.ending !== 'skipped')) {
+      await writeSummary({ outcome: state, prompt: state.prompt, elapsedMs: Date.now() - startedAt })
+    }
+    await replies?.finish(state)
     await service?.close()
   }
 }
 
-/** Says what a cancel leaves behind, once: from the catch, or from the forced exit after the grace. */
-function reportCancelled(state: RunState): void {
-  if (state.reported) return
+/** Sets the outputs and says how the run ended, once: from the run, or from the forced exit after a cancel. */
+function announce(state: RunState): void {
+  if (state.announced) return
+  state.announced = true
   if (state.job) setJobOutputs(state.job)
-  state.ending = 'cancelled'
-  core.setFailed(cancelledMessage(state.jobId, state.createInFlight))
-  state.reported = true
+  const { level, log: line } = describeEnding(state)
+  log[level](line)
 }

@@ -49,7 +49,7 @@ function commentRunOptions({ event, inputs = {}, env = {}, entry }: CommentRun) 
       projectId: 'docs',
       apiKey: service.apiKey,
       baseUrl: service.url,
-      pollInterval: '50ms',
+      pollInterval: '1s',
       timeout: '10s',
       githubToken: TOKEN,
       ...inputs
@@ -181,12 +181,12 @@ describe('the reply says how the job ended', () => {
     github = await startStandInGitHub()
     const run = await runOnComment({
       event: { body: '/docs check the FAQ' },
-      inputs: { timeout: '500ms', pollInterval: '100ms' }
+      inputs: { timeout: '500ms' }
     })
 
     expect(run.code).toBe(1)
     expect(github.comments[0].body).toMatch(
-      /^⏱️ Timed out: job `job_1_\w+` was still active when the run's timeout ran out. It keeps running on the service/
+      /^⏱️ Timed out: job `job_1_\w+` was still `active` when the run's timeout ran out. It keeps running on the service/
     )
   })
 

@@ -99,7 +99,7 @@ async function soakOnce(i: number, pick: () => number): Promise<Outcome> {
         prompt: `Soak run ${i}`,
         apiKey: key,
         baseUrl: service.url,
-        pollInterval: '30ms',
+        pollInterval: '1s',
         timeout: '3s'
       },
       env: debug ? { RUNNER_DEBUG: '1' } : {}

@@ -132,7 +132,7 @@ export function inputsFor(service, extra = {}) {
     prompt: 'Document the new --dry-run flag',
     apiKey: service.apiKey,
     baseUrl: service.url,
-    pollInterval: '50ms',
+    pollInterval: '1s',
     timeout: '10s',
     ...extra
   }

@@ -75,6 +75,7 @@ import { join } from 'node:path'
  * @property {string} [basePath] Where the API lives on the server: '' as on github.com,
  *   '/api/v3' as on GitHub Enterprise Server.
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
+ * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
  * @property {StandInRepository} [repository] What the context's reads find.
  * @property {string} [host] Default 127.0.0.1.
@@ -269,7 +270,7 @@ export async function startStandInGitHub(options = {}) {
         body: text ? JSON.parse(text) : undefined
       }
       requests.push(req)
-      const answered = url.startsWith(basePath) ? answer(req) : notFound()
+      const answered = options.hang ? 'hang' : url.startsWith(basePath) ? answer(req) : notFound()
       if (answered === 'hang') {
         hanging.push(res)
         return
@@ -300,8 +301,9 @@ export async function startStandInGitHub(options = {}) {
     close: () =>
       new Promise((resolve) => {
         for (const res of hanging.splice(0)) res.destroy()
-        server.closeAllConnections()
         server.close(() => resolve(undefined))
+        // Requests left hanging would hold the close forever.
+        server.closeAllConnections()
       })
   }
 }

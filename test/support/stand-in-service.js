@@ -3,7 +3,7 @@
 // tests, the demo and the benchmark all talk to. Plain JavaScript with Node's built-ins only, so
 // that `npm run demo` works on a fresh clone with no install step.
 //
-// It serves the interface as ../shared/service-notes.md describes it (201 on create, 200 on get,
+// It serves the interface as docs/service-contract.md describes it (201 on create, 200 on get,
 // {"error": ...} bodies, 401/403/404/429), records every request it receives, and can be scripted:
 // how each job's status moves over time, and faults to inject (status codes, bodies, Retry-After,
 // proxy pages, hangs, connection resets, a lost answer after the job was made).
@@ -33,6 +33,8 @@ import http from 'node:http'
  * @property {'reset'} [drop] Destroy the connection instead of answering.
  * @property {boolean} [hang] Never answer (until the server closes).
  * @property {number} [delayMs] Answer normally (or with the fault), but this much later.
+ * @property {number} [dripMs] Answer normally (or with the fault), but send the body one byte
+ *   every this many milliseconds, after the status and headers.
  *
  * @typedef {object} RecordedRequest
  * @property {string} method
@@ -156,10 +158,18 @@ export async function startStandInService(options = {}) {
    * @param {string} [contentType]
    * @param {Record<string, string>} [headers]
    */
-  function send(res, status, body, contentType, headers = {}) {
+  function send(res, status, body, contentType, headers = {}, dripMs = 0) {
     const text = typeof body === 'string' ? body : JSON.stringify(body)
     res.writeHead(status, { 'content-type': contentType ?? 'application/json', ...headers })
-    res.end(text)
+    if (!dripMs) return void res.end(text)
+    res.flushHeaders()
+    const bytes = Buffer.from(text)
+    let sent = 0
+    const drip = setInterval(() => {
+      if (sent < bytes.length) res.write(bytes.subarray(sent, ++sent))
+      else res.end()
+    }, dripMs)
+    res.on('close', () => clearInterval(drip))
   }
 
   /** @param {RecordedRequest} req @param {http.ServerResponse} res @returns {{status: number, body: object, contentType?: string}} */
@@ -228,8 +238,9 @@ export async function startStandInService(options = {}) {
       const replaced = fault && (fault.status || fault.drop) && !fault.afterCreate
       const normal = replaced ? null : answer(req, res)
       if (fault?.drop) return void incoming.socket.destroy()
-      if (fault?.status) return send(res, fault.status, fault.body ?? '', fault.contentType, fault.headers)
-      if (normal) send(res, normal.status, normal.body, normal.contentType)
+      if (fault?.status)
+        return send(res, fault.status, fault.body ?? '', fault.contentType, fault.headers, fault.dripMs)
+      if (normal) send(res, normal.status, normal.body, normal.contentType, {}, fault?.dripMs)
     })
   })
   server.on('connection', (socket) => {

@@ -3,37 +3,45 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { Input, Output } from '../../src/constants.js'
 import { ACTION_VERSION } from '../../src/version.js'
+import { entriesOf, parseActionYml } from '../../scripts/readme-tables.js'
 
 const actionYml = readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')
 
-/** The keys directly under a top-level section, with whether each has a description. */
-function entries(section: string): Map<string, boolean> {
-  const body = actionYml.split(new RegExp(`^${section}:\\n`, 'm'))[1].split(/^\S/m)[0]
-  const found = new Map<string, boolean>()
-  let current = ''
-  for (const line of body.split('\n')) {
-    const key = /^ {2}(\w+):\s*$/.exec(line)
-    if (key) found.set((current = key[1]), false)
-    else if (/^ {4}description:\s*\S/.test(line)) found.set(current, true)
-  }
-  return found
+const action = parseActionYml(actionYml)
+const names = (section: 'inputs' | 'outputs') => entriesOf(action, section).map((entry) => entry.name)
+
+/** The `with:` keys of every step that runs this action (`uses: ./`) in a workflow file. */
+function localActionInputs(workflow: string): string[][] {
+  const steps = workflow.split(/\n(?=\s*- )/).filter((step) => /^\s*(- )?uses: \.\/\s*$/m.test(step))
+  return steps.map((step) => {
+    const block = /^(\s*)with:\n((?:\1 {2}.*\n?)*)/m.exec(step)
+    return block ? [...block[2].matchAll(/^\s*(\w+):/gm)].map((m) => m[1]) : []
+  })
 }
 
 describe('action.yml', () => {
   it('declares exactly the inputs the code reads, each described', () => {
-    const inputs = entries('inputs')
-    expect([...inputs.keys()].sort()).toEqual(Object.values(Input).sort())
-    expect([...inputs.values()].every(Boolean)).toBe(true)
+    // entriesOf throws on an entry without a description.
+    expect(names('inputs').sort()).toEqual(Object.values(Input).sort())
   })
 
   it('declares exactly the outputs the code sets, each described', () => {
-    const outputs = entries('outputs')
-    expect([...outputs.keys()].sort()).toEqual(Object.values(Output).sort())
-    expect([...outputs.values()].every(Boolean)).toBe(true)
+    expect(names('outputs').sort()).toEqual(Object.values(Output).sort())
   })
 
   it('runs the bundle on node24', () => {
     expect(actionYml).toMatch(/^runs:\n {2}using: node24\n {2}main: dist\/index\.js$/m)
+  })
+
+  it('is run in the test workflow with inputs it declares, the required ones included', () => {
+    const workflow = readFileSync(new URL('../../.github/workflows/test.yml', import.meta.url), 'utf8')
+    const runs = localActionInputs(workflow)
+    const required = entriesOf(action, 'inputs').filter((entry) => entry.required)
+    expect(runs.length).toBeGreaterThan(0)
+    for (const given of runs) {
+      expect(given.filter((name) => !names('inputs').includes(name))).toEqual([])
+      expect(required.map((entry) => entry.name).filter((name) => !given.includes(name))).toEqual([])
+    }
   })
 
   it('sends the version package.json gives in its User-Agent', () => {

@@ -21,6 +21,33 @@ describe('parseDuration', () => {
   })
 })
 
+describe('parseDuration bounds', () => {
+  it('checks a duration after rounding it to whole milliseconds', () => {
+    expect(parseDuration('1.4ms', 'timeout')).toBe(1)
+    expect(() => parseDuration('0.4ms', 'timeout')).toThrow(
+      "Input timeout is '0.4ms', which is shorter than 1ms, the shortest accepted. Use 1ms or more."
+    )
+  })
+
+  it('refuses what is below the shortest accepted, saying why', () => {
+    const bounds = { minMs: 1000, whyMin: 'polling more often only adds load on the service' }
+    expect(parseDuration('1s', 'pollInterval', bounds)).toBe(1000)
+    expect(() => parseDuration('999ms', 'pollInterval', bounds)).toThrow(
+      "Input pollInterval is '999ms', which is shorter than 1s, the shortest accepted: polling more often only adds load on the service. Use 1s or more."
+    )
+  })
+
+  it('refuses a duration no timer can hold, naming the largest accepted', () => {
+    expect(parseDuration('2147483647ms', 'timeout')).toBe(2_147_483_647)
+    expect(parseDuration('596h', 'timeout')).toBe(596 * 3_600_000)
+    for (const text of ['2147483648ms', '600h', '99999999999999999999']) {
+      expect(() => parseDuration(text, 'timeout')).toThrow(
+        `Input timeout is '${text}', which is longer than a timer can hold. The largest accepted value is 2147483647ms, about 596h (24.8 days).`
+      )
+    }
+  })
+})
+
 describe('formatDuration', () => {
   it.each([
     [350, '350ms'],

@@ -1,6 +1,6 @@
 // Inputs are set as the runner sets them, as INPUT_* variables.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { describeSettings, readSettings } from '../../src/inputs.js'
+import { describeSettings, parseAssociations, readSettings } from '../../src/inputs.js'
 
 function setInputs(inputs: Record<string, string>): void {
   for (const [name, value] of Object.entries(inputs)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value)
@@ -27,7 +27,8 @@ describe('readSettings', () => {
       timeoutMs: 30 * 60_000,
       pollIntervalMs: 5000,
       jobId: '',
-      requirePr: false
+      requirePr: false,
+      comment: null
     })
   })
 
@@ -76,11 +77,11 @@ describe('readSettings', () => {
   })
 
   it('reads booleans and durations', () => {
-    setInputs({ wait: 'false', requirePr: 'TRUE', timeout: '90', pollInterval: '500ms' })
-    expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 500 })
+    setInputs({ wait: 'false', requirePr: 'TRUE', timeout: '90', pollInterval: '1500ms' })
+    expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 1500 })
   })
 
-  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc'])(
+  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc', 'svc_abc€def', 'svc_abc\tdef'])(
     'rejects the key %j by its shape, never showing it',
     (apiKey) => {
       setInputs({ apiKey })
@@ -97,5 +98,51 @@ describe('describeSettings', () => {
     expect(line).not.toContain('svc_abc123')
     expect(line).not.toContain('Explain retries')
     expect(line).toContain('"projectId":"docs"')
+  })
+})
+
+describe('a comment-triggered run', () => {
+  const onComment = { GITHUB_EVENT_NAME: 'issue_comment' }
+
+  it('is one on an issue_comment event with neither prompt nor jobId, with the trigger rules', () => {
+    setInputs({ prompt: '', trigger: '/explain', allowedAssociations: 'member, contributor' })
+    expect(readSettings(onComment).comment).toEqual({
+      trigger: '/explain',
+      allowedAssociations: ['MEMBER', 'CONTRIBUTOR'],
+      githubToken: ''
+    })
+  })
+
+  it('is not one on another event, or when a prompt or a jobId is given', () => {
+    setInputs({ prompt: '' })
+    expect(() => readSettings({ GITHUB_EVENT_NAME: 'push' })).toThrow(/Input prompt is empty and no jobId is given/)
+    setInputs({ prompt: 'Document the flag' })
+    expect(readSettings(onComment).comment).toBeNull()
+    setInputs({ prompt: '', jobId: 'job_1' })
+    expect(readSettings(onComment).comment).toBeNull()
+  })
+
+  it('rejects a trigger with a blank in it', () => {
+    setInputs({ prompt: '', trigger: '/docs please' })
+    expect(() => readSettings(onComment)).toThrow(/Input trigger is '\/docs please', which has a blank in it/)
+  })
+})
+
+describe('parseAssociations', () => {
+  it('reads a comma- or space-separated list in any case', () => {
+    expect(parseAssociations('owner, Member,COLLABORATOR  contributor')).toEqual([
+      'OWNER',
+      'MEMBER',
+      'COLLABORATOR',
+      'CONTRIBUTOR'
+    ])
+  })
+
+  it.each([
+    ['OWNER,MAINTAINER', /MAINTAINER is not an author association/],
+    ['', /Input allowedAssociations is ''/],
+    [' , ', /Give a comma-separated list of OWNER, MEMBER/]
+  ])('rejects %j', (list, message) => {
+    expect(() => parseAssociations(list)).toThrow(message)
   })
 })

@@ -1,7 +1,8 @@
 // What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
-import { describe, expect, it } from 'vitest'
-import type { Job } from '../../src/job.js'
-import { outcomeReply, runLink, startedReply } from '../../src/thread.js'
+import { describe, expect, it, vi } from 'vitest'
+import type { Job } from '../../src/job-record.js'
+import { outcomeReply, runLink, startedReply } from '../../src/comment-reply.js'
+import { registerSecret } from '../../src/redact.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
 
@@ -50,7 +51,7 @@ describe('the replies', () => {
     [
       'timed out',
       { ending: 'timeout', job: job('active'), jobId: 'job_7' },
-      /^⏱️ Timed out: job `job_7` was still active .* It keeps running on the service/
+      /^⏱️ Timed out: job `job_7` was still `active` .* It keeps running on the service/
     ],
     [
       'not followed',
@@ -79,7 +80,21 @@ describe('the replies', () => {
     expect(reply.endsWith(`\n\n[Workflow run](${RUN})`)).toBe(true)
   })
 
-  it('keeps a job id from breaking out of its code span', () => {
-    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN)).toContain('`jobbxb`')
+  it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {
+    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN)).toContain('``job`<b>x</b>``')
+  })
+
+  it('never posts a secret the run holds, in any form', () => {
+    const key = 'svc_echoed_key_0123456789'
+    // core.setSecret writes ::add-mask:: to stdout; keep the test output readable.
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    registerSecret(key)
+    write.mockRestore()
+    const base64 = Buffer.from(key).toString('base64')
+    for (const status of [key, encodeURIComponent(key), base64]) {
+      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, RUN)
+      expect(reply).not.toContain(key)
+      expect(reply).not.toContain(base64.slice(0, 20))
+    }
   })
 })

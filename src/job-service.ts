@@ -1,9 +1,17 @@
-import type { Deadline } from './deadline.js'
+import { sleep, type Deadline } from './deadline.js'
 import { ActionError, DeadlineError } from './errors.js'
-import { DEFAULT_LIMITS, HttpClient, NetworkError, type HttpLimits, type HttpResponse } from './http.js'
+import {
+  DEFAULT_LIMITS,
+  HttpClient,
+  NetworkError,
+  type HttpLimits,
+  type HttpResponse,
+  type RequestProgress
+} from './http.js'
 import { formatDuration } from './duration.js'
-import { parseJob, type Job } from './job.js'
-import { backoffMs, retryAfterMs, sleep } from './retry.js'
+import { parseJob, type Job } from './job-record.js'
+import { neutralise } from './untrusted-text.js'
+import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
 
 /**
  * How a request to the service went wrong, as far as the next step cares:
@@ -12,9 +20,11 @@ import { backoffMs, retryAfterMs, sleep } from './retry.js'
  * - `notFound`: 404 for a job;
  * - `notTaken`: a create the service surely did not take (429, or refused before it was sent);
  * - `uncertain`: a create that may or may not have made a job;
+ * - `createdUnread`: a create the service answered with success, whose answer could not be read:
+ *   the job exists, and its id is not known;
  * - `fatal`: asking again will not help (bad key, missing scope, redirect, bad request).
  */
-export type FailureKind = 'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'fatal'
+export type FailureKind = 'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'createdUnread' | 'fatal'
 
 export class ServiceError extends ActionError {
   override name = 'ServiceError'
@@ -40,22 +50,27 @@ export interface ServiceOptions {
   projectId: string
   apiKey: string
   limits?: HttpLimits
-  /** Tries for a create the service did not take (429 or refused); there is no idempotency key. */
-  createTries?: number
-  /** The first wait between create tries; it doubles, with jitter. */
-  createBackoffMs?: number
+  /** The create's retry policy; RetryPolicy.create unless a test needs shorter waits. */
+  createRetry?: CreateRetry
 }
 
-const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504])
+type CreateRetry = { readonly [K in keyof typeof RetryPolicy.create]: number }
+
 const MAY_HAVE_CREATED = "The job may or may not have been created: check the project's jobs before running again."
+const CREATED_UNREAD =
+  "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input; " +
+  'do not run this again blindly, or a second job will be made.'
 
 /** The job service's HTTP interface: the one place that knows its paths, headers and status codes. */
 export class JobService {
   private readonly http: HttpClient
   private readonly jobsUrl: string
 
+  private readonly limits: HttpLimits
+
   constructor(private readonly options: ServiceOptions) {
-    this.http = new HttpClient(new URL(options.baseUrl).origin, options.limits ?? DEFAULT_LIMITS)
+    this.limits = options.limits ?? DEFAULT_LIMITS
+    this.http = new HttpClient(new URL(options.baseUrl).origin, this.limits)
     this.jobsUrl = `${options.baseUrl}/v2/agent/${encodeURIComponent(options.projectId)}/job`
   }
 
@@ -67,7 +82,7 @@ export class JobService {
    * between tries are not. `onSending` is told when a request goes out and when it is answered.
    */
   async createJob(prompt: string, deadline: Deadline, hooks: CreateHooks = {}): Promise<Job> {
-    const tries = this.options.createTries ?? 4
+    const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
     for (let attempt = 1; ; attempt++) {
       let failure: unknown
       hooks.onSending?.(true)
@@ -79,12 +94,12 @@ export class JobService {
         hooks.onSending?.(false)
       }
       if (!(failure instanceof ServiceError) || failure.kind !== 'notTaken' || attempt >= tries) throw failure
-      const waitMs = failure.retryAfterMs ?? backoffMs(attempt, this.options.createBackoffMs ?? 2000, 60_000)
+      const waitMs = failure.retryAfterMs ?? backoffMs(attempt, backoffBaseMs, backoffCapMs)
       if (waitMs >= deadline.remainingMs()) {
         throw new ServiceError(`${failure.message} The timeout runs out before another try could be made.`, 'fatal')
       }
       hooks.log?.(`${failure.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
-      await sleep(waitMs, deadline.signal)
+      await sleep(waitMs, deadline)
     }
   }
 
@@ -95,6 +110,13 @@ export class JobService {
     try {
       response = await this.http.send('GET', url, { headers: this.authHeaders(), signal })
     } catch (error) {
+      if (error instanceof NetworkError && error.refusedLocally) {
+        throw new ServiceError(
+          `The read of job ${jobId} was not sent: ${error.message}. Check the inputs it is made of ` +
+            `(apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); reading again would fail the same way.`,
+          'fatal'
+        )
+      }
       if (error instanceof NetworkError) {
         throw new ServiceError(`Could not read job ${jobId}: ${error.message}.`, 'transient')
       }
@@ -103,10 +125,19 @@ export class JobService {
     const { status } = response
     if (status >= 200 && status < 300) {
       const job = parseJob(parseJson(response.body))
+      // The record of another job is not this job, whatever else it says (a path that reached
+      // another route, a cache that mixed answers): its status and prLink are not taken.
+      if (job && job.id !== jobId) {
+        throw new ServiceError(
+          `The service answered the read of job ${jobId} with the record of another job (${job.id}), which is ` +
+            `not the job asked for; a proxy or cache may be in the way.`,
+          'notAJob'
+        )
+      }
       if (job) return job
       throw new ServiceError(
         `The service answered the read of job ${jobId} with something that is not a job record ` +
-          `(HTTP ${status}: ${excerpt(response, this.options.apiKey)}); a proxy may be in the way.`,
+          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way.`,
         'notAJob'
       )
     }
@@ -117,9 +148,9 @@ export class JobService {
         'notFound'
       )
     }
-    if (RETRYABLE_READ_STATUSES.has(status)) {
+    if (RetryPolicy.read.retryableStatuses.has(status)) {
       throw new ServiceError(
-        `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response, this.options.apiKey)}).`,
+        `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response)}).`,
         'transient',
         retryAfterMs(response.headers['retry-after'])
       )
@@ -132,40 +163,36 @@ export class JobService {
   }
 
   private async createOnce(prompt: string, signal: AbortSignal): Promise<Job> {
+    const progress: RequestProgress = { written: false, status: null }
     let response: HttpResponse
     try {
       response = await this.http.send('POST', this.jobsUrl, {
         headers: { ...this.authHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ prompt }),
-        signal
+        signal,
+        progress
       })
     } catch (error) {
-      if (error instanceof DeadlineError) {
-        throw new ServiceError(
-          `The timeout ran out before the service answered the create. ${MAY_HAVE_CREATED}`,
-          'uncertain'
-        )
-      }
-      if (!(error instanceof NetworkError)) throw error
-      if (error.notSent) {
-        throw new ServiceError(
-          `Could not reach the service at ${this.options.baseUrl}: ${error.message}. No job was created; ` +
-            `check baseUrl, and the proxy settings if the runner uses a proxy.`,
-          'notTaken'
-        )
-      }
-      throw new ServiceError(
-        `Creating the job got no answer from ${this.options.baseUrl}: ${error.message}. ${MAY_HAVE_CREATED}`,
-        'uncertain'
-      )
+      throw this.createFailure(error, progress)
     }
     const { status } = response
     if (status >= 200 && status < 300) {
       const job = parseJob(parseJson(response.body))
       if (job) return job
+      // 201 is the service's "created"; a page cut off at the size limit is no proxy's login page.
+      if (status === 201 || response.truncated) {
+        const why = response.truncated
+          ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
+          : `it is not a job record: ${excerpt(response)}`
+        throw new ServiceError(
+          `The service created the job (HTTP ${status}), but its answer could not be read (${why}), ` +
+            `so its id is not known. ${CREATED_UNREAD}`,
+          'createdUnread'
+        )
+      }
       throw new ServiceError(
         `The service answered the create with something that is not a job record ` +
-          `(HTTP ${status}: ${excerpt(response, this.options.apiKey)}); a proxy may be in the way. ${MAY_HAVE_CREATED}`,
+          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way. ${MAY_HAVE_CREATED}`,
         'uncertain'
       )
     }
@@ -179,13 +206,13 @@ export class JobService {
     }
     if (status >= 500) {
       throw new ServiceError(
-        `The service failed while creating the job (HTTP ${status}: ${excerpt(response, this.options.apiKey)}). ${MAY_HAVE_CREATED}`,
+        `The service failed while creating the job (HTTP ${status}: ${excerpt(response)}). ${MAY_HAVE_CREATED}`,
         'uncertain'
       )
     }
     if (status === 400) {
       throw new ServiceError(
-        `The service rejected the job request (HTTP 400: ${excerpt(response, this.options.apiKey)}). ` +
+        `The service rejected the job request (HTTP 400: ${excerpt(response)}). ` +
           `Check the prompt input; no job was created.`,
         'fatal'
       )
@@ -200,12 +227,57 @@ export class JobService {
     throw new ServiceError(this.refusal(response, 'write'), 'fatal')
   }
 
+  /** What a create that got no complete answer means: not sent, created but unread, or unknown. */
+  private createFailure(error: unknown, progress: RequestProgress): unknown {
+    const answered2xx = progress.status !== null && progress.status >= 200 && progress.status < 300
+    if (answered2xx && (error instanceof DeadlineError || error instanceof NetworkError)) {
+      const why = error instanceof DeadlineError ? 'the timeout ran out while it arrived' : error.message
+      return new ServiceError(
+        `The service created the job (HTTP ${progress.status}), but its answer could not be read (${why}), ` +
+          `so its id is not known. ${CREATED_UNREAD}`,
+        'createdUnread'
+      )
+    }
+    if (error instanceof DeadlineError) {
+      if (!progress.written) {
+        return new ServiceError(
+          `The timeout ran out before the create could be sent to ${this.options.baseUrl}. No job was created; ` +
+            `check that baseUrl is reachable from the runner, or raise the timeout.`,
+          'fatal'
+        )
+      }
+      return new ServiceError(
+        `The timeout ran out before the service answered the create. ${MAY_HAVE_CREATED}`,
+        'uncertain'
+      )
+    }
+    if (!(error instanceof NetworkError)) return error
+    if (error.refusedLocally) {
+      return new ServiceError(
+        `The create was not sent: ${error.message}. No job was created. Check the inputs it is made of ` +
+          `(apiKey is svc_ followed by printable ASCII, baseUrl and projectId); sending it again would fail the same way.`,
+        'fatal'
+      )
+    }
+    if (error.notSent) {
+      return new ServiceError(
+        `Could not reach the service at ${this.options.baseUrl}: ${error.message}. No job was created; ` +
+          `check baseUrl, and the proxy settings if the runner uses a proxy.`,
+        'notTaken'
+      )
+    }
+    return new ServiceError(
+      `Creating the job got no answer from ${this.options.baseUrl}: ${error.message}. ${MAY_HAVE_CREATED}`,
+      'uncertain'
+    )
+  }
+
   /** 3xx, 401, 403 and anything else unexpected, for a read or a create. */
   private refusal(response: HttpResponse, scope: 'read' | 'write'): string {
     const { status } = response
     if (status >= 300 && status < 400) {
       return (
-        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response, this.options.apiKey)}), which is not followed: ` +
+        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response)}), which is not followed: ` +
         `the key is only sent to ${this.options.baseUrl}. Check baseUrl; the service may have moved.`
       )
     }
@@ -221,12 +293,16 @@ export class JobService {
         `address is outside the project's IP allow-list. Use a key with the ${scope} scope, or allow the runner's address.`
       )
     }
-    return `The service answered HTTP ${status} (${excerpt(response, this.options.apiKey)}). Check baseUrl and projectId.`
+    return `The service answered HTTP ${status} (${excerpt(response)}). Check baseUrl and projectId.`
   }
 
   private authHeaders(): Record<string, string> {
     return { authorization: `Bearer ${this.options.apiKey}` }
   }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.round(bytes / 1024)} KB`
 }
 
 function parseJson(text: string): unknown {
@@ -241,7 +317,7 @@ function parseJson(text: string): unknown {
  * A short, single-line excerpt of an error body: the service's own `{"error": ...}` message when
  * there is one, or the text of a plain or HTML page; never the key, should a server echo it.
  */
-export function excerpt(response: HttpResponse, apiKey: string, maxLength = 200): string {
+export function excerpt(response: Pick<HttpResponse, 'body'>, maxLength = 200): string {
   const json = parseJson(response.body)
   const message =
     json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string'
@@ -250,25 +326,20 @@ export function excerpt(response: HttpResponse, apiKey: string, maxLength = 200)
           .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
           .replace(/<[^>]*>/g, ' ')
           .replace(/&nbsp;/g, ' ')
-  const oneLine = redact(message, apiKey).replace(/\s+/g, ' ').trim()
-  if (oneLine === '') return 'no message'
-  return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine
-}
-
-/** The text with the key blanked, as written or URL-encoded, should a server echo it. */
-function redact(text: string, apiKey: string): string {
-  return text.split(apiKey).join('***').split(encodeURIComponent(apiKey)).join('***')
+  // Outside text: one line, no control character, no workflow command, no secret.
+  const oneLine = neutralise(message.replace(/\s+/g, ' '), maxLength)
+  return oneLine === '' ? 'no message' : oneLine
 }
 
 /** Where a redirect points, without its query, and never with the key, should a server echo it. */
-function redirectTarget(response: HttpResponse, apiKey: string): string {
+function redirectTarget(response: HttpResponse): string {
   const location = response.headers.location
   const text = Array.isArray(location) ? location[0] : location
   if (!text) return 'no location'
   try {
     const url = new URL(text, 'http://relative.invalid')
     const target = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
-    return redact(target, apiKey)
+    return neutralise(target)
   } catch {
     return 'an unreadable location'
   }

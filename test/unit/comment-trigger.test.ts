@@ -1,13 +1,12 @@
 // Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import {
   decideComment,
   instructionAfter,
-  parseAssociations,
   promptWithContext,
   readCommentRequest,
   type CommentRules
-} from '../../src/comment.js'
+} from '../../src/comment-trigger.js'
 import { issueCommentEvent, removeEventFiles, writeEventFile } from '../support/stand-in-github.js'
 
 afterAll(removeEventFiles)
@@ -157,6 +156,21 @@ describe('decideComment', () => {
     expect(decision.start && decision.comment.thread.url).toBe('https://github.example/other/repo/issues/12')
   })
 
+  it("shows the payload's texts neutralised: they end up in the log", () => {
+    const login = 'bot\n::add-mask::x ##[error]y'
+    const decision = decideComment(issueCommentEvent({ body: 'hi', userType: 'Bot', login }), rules)
+    expect(decision).toMatchObject({ reason: expect.stringContaining('(bot\\n::add-mask::x ## [error]y)') })
+    const edited = decideComment(issueCommentEvent({ body: '/docs x', action: 'edited\r::error::z' }), rules)
+    expect(edited).toMatchObject({
+      reason: expect.stringContaining('The comment was edited\\r::error::z, not created')
+    })
+  })
+
+  it('refuses a repository from the payload that is not owner/name: it goes into every reply link', () => {
+    const event = issueCommentEvent({ body: '/docs x', repository: 'o/r)![x](https://evil.example/i.png' })
+    expect(() => decideComment(event, { ...rules, repository: undefined })).toThrow(/is not of the form owner\/name/)
+  })
+
   it('says so when the payload has no comment', () => {
     expect(() => decideComment({ action: 'created' }, rules)).toThrow(/has no comment or no issue in its payload/)
   })
@@ -193,30 +207,8 @@ describe('promptWithContext', () => {
   })
 })
 
-describe('parseAssociations', () => {
-  it('reads a comma- or space-separated list in any case', () => {
-    expect(parseAssociations('owner, Member,COLLABORATOR  contributor')).toEqual([
-      'OWNER',
-      'MEMBER',
-      'COLLABORATOR',
-      'CONTRIBUTOR'
-    ])
-  })
-
-  it.each([
-    ['OWNER,MAINTAINER', /MAINTAINER is not an author association/],
-    ['', /Input allowedAssociations is ''/],
-    [' , ', /Give a comma-separated list of OWNER, MEMBER/]
-  ])('rejects %j', (list, message) => {
-    expect(() => parseAssociations(list)).toThrow(message)
-  })
-})
-
 describe('readCommentRequest', () => {
-  const saved = { ...process.env }
-  afterEach(() => {
-    process.env = { ...saved }
-  })
+  const given = { trigger: '/docs', allowedAssociations: ['OWNER'] }
 
   function env(extra: Record<string, string>): NodeJS.ProcessEnv {
     return {
@@ -228,44 +220,26 @@ describe('readCommentRequest', () => {
     }
   }
 
-  it('is null for an event that is not issue_comment', () => {
-    expect(readCommentRequest(env({ GITHUB_EVENT_NAME: 'push' }))).toBeNull()
-  })
-
-  it('is null when a prompt or a jobId is given: the run is an ordinary one', () => {
-    process.env.INPUT_PROMPT = 'Document the flag'
-    expect(readCommentRequest(env({}))).toBeNull()
-    delete process.env.INPUT_PROMPT
-    process.env.INPUT_JOBID = 'job_1'
-    expect(readCommentRequest(env({}))).toBeNull()
-  })
-
   it('reads the comment, using GITHUB_SERVER_URL for the link', () => {
-    expect(readCommentRequest(env({}))).toMatchObject({
+    expect(readCommentRequest(given, env({}))).toMatchObject({
       start: true,
       prompt: expect.stringContaining('(https://ghe.example.com/octo-org/docs-site/issues/12).')
     })
   })
 
-  it('uses the trigger and allowedAssociations inputs', () => {
-    process.env.INPUT_TRIGGER = '/explain'
-    process.env.INPUT_ALLOWEDASSOCIATIONS = 'CONTRIBUTOR'
+  it('uses the trigger and the associations it is given', () => {
     const path = writeEventFile(issueCommentEvent({ body: '/explain the cache', association: 'CONTRIBUTOR' }))
-    expect(readCommentRequest(env({ GITHUB_EVENT_PATH: path }))).toMatchObject({
+    const rules = { trigger: '/explain', allowedAssociations: ['CONTRIBUTOR'] }
+    expect(readCommentRequest(rules, env({ GITHUB_EVENT_PATH: path }))).toMatchObject({
       start: true,
       prompt: expect.stringMatching(/^the cache\n/)
     })
   })
 
-  it('rejects a trigger with a blank in it', () => {
-    process.env.INPUT_TRIGGER = '/docs please'
-    expect(() => readCommentRequest(env({}))).toThrow(/Input trigger is '\/docs please', which has a blank in it/)
-  })
-
   it('says so when the payload cannot be read', () => {
-    expect(() => readCommentRequest(env({ GITHUB_EVENT_PATH: '/nonexistent/event.json' }))).toThrow(
+    expect(() => readCommentRequest(given, env({ GITHUB_EVENT_PATH: '/nonexistent/event.json' }))).toThrow(
       /payload \(\/nonexistent\/event.json\) could not be read/
     )
-    expect(() => readCommentRequest(env({ GITHUB_EVENT_PATH: '' }))).toThrow(/GITHUB_EVENT_PATH is not set/)
+    expect(() => readCommentRequest(given, env({ GITHUB_EVENT_PATH: '' }))).toThrow(/GITHUB_EVENT_PATH is not set/)
   })
 })

@@ -1,9 +1,9 @@
-import type { Deadline } from './deadline.js'
+import { sleep, type Deadline } from './deadline.js'
 import { ActionError, DeadlineError } from './errors.js'
-import { isFinal, type Job } from './job.js'
-import { backoffMs, sleep, type Random } from './retry.js'
-import { pollDelays } from './schedule.js'
-import { ServiceError, type JobService } from './service.js'
+import { isFinal, type Job } from './job-record.js'
+import { ServiceError, type JobService } from './job-service.js'
+import { pollDelays } from './poll-delays.js'
+import { backoffMs, readBackoff, retryWaitMs, RetryPolicy, type Random } from './retry-policy.js'
 
 export interface FollowOptions {
   pollIntervalMs: number
@@ -13,10 +13,6 @@ export interface FollowOptions {
   /** Called when a read failed and will be tried again. */
   onRetry?: (problem: string, waitMs: number) => void
   random?: Random
-  /** A 404 for the job is believed after this many in a row (a replica may lag behind a create). */
-  notFoundConfirmations?: number
-  /** Answers that are not job records (a proxy's page) are borne this many times in a row. */
-  notAJobLimit?: number
 }
 
 export type FollowResult =
@@ -36,47 +32,50 @@ export async function followJob(
   options: FollowOptions
 ): Promise<FollowResult> {
   const { deadline, random } = options
-  const confirmations = options.notFoundConfirmations ?? 3
-  const notAJobLimit = options.notAJobLimit ?? 5
+  const { notFoundConfirmations, notAJobLimit } = RetryPolicy.read
+  const { lastReadBeforeDeadlineMs } = RetryPolicy.poll
   const schedule = pollDelays(options.pollIntervalMs, random)
-  const backoffBaseMs = Math.min(1000, options.pollIntervalMs)
-  const backoffCapMs = Math.max(options.pollIntervalMs, 30_000)
+  const backoff = readBackoff(options.pollIntervalMs)
   let job = lastSeen
-  let waitMs = job ? schedule.next().value : 0
+  let lastProblem: string | null = null
+  let lastChanceTaken = false
   let failures = 0
   let notFound = 0
   let notAJob = 0
-  let lastProblem: string | null = null
-  let lastChanceTaken = false
+
+  /** The wait before the next read; one last read just before the deadline beats giving up unknowing. */
+  const untilNextRead = (ms: number): number => {
+    const remainingMs = deadline.remainingMs()
+    if (ms < remainingMs || lastChanceTaken) return ms
+    lastChanceTaken = true
+    return Math.max(0, remainingMs - Math.min(lastReadBeforeDeadlineMs, remainingMs / 2))
+  }
+  let waitMs = job ? untilNextRead(schedule.next().value) : 0
 
   for (;;) {
-    // One last read just before the deadline beats giving up without knowing.
-    if (waitMs >= deadline.remainingMs() && !lastChanceTaken) {
-      lastChanceTaken = true
-      waitMs = Math.max(0, deadline.remainingMs() - Math.min(1000, deadline.remainingMs() / 2))
-    }
     try {
-      await sleep(waitMs, deadline.signal)
+      // sleep() cuts every wait to the time left, so a long Retry-After ends the follow at the deadline.
+      await sleep(waitMs, deadline)
       job = await service.getJob(jobId, deadline.signal)
     } catch (error) {
       if (error instanceof DeadlineError) return { outcome: 'timeout', job, lastProblem }
       if (!(error instanceof ServiceError) || error.kind === 'fatal') throw error
       failures++
       lastProblem = error.message
-      if (error.kind === 'notFound' && ++notFound >= confirmations) throw error
+      if (error.kind === 'notFound' && ++notFound >= notFoundConfirmations) throw error
       if (error.kind === 'notAJob' && ++notAJob >= notAJobLimit) {
         throw new ActionError(`${error.message} This went on for ${notAJob} reads in a row; giving up on job ${jobId}.`)
       }
-      // Retry-After is a floor, not the whole wait: a server that keeps answering `Retry-After: 0`
-      // must not be polled in a tight loop.
-      waitMs = Math.max(error.retryAfterMs ?? 0, backoffMs(failures, backoffBaseMs, backoffCapMs, random))
-      options.onRetry?.(error.message, waitMs)
+      waitMs = untilNextRead(
+        retryWaitMs(backoffMs(failures, backoff.baseMs, backoff.capMs, random), error.retryAfterMs)
+      )
+      if (waitMs < deadline.remainingMs()) options.onRetry?.(error.message, waitMs)
       continue
     }
     failures = notFound = notAJob = 0
     lastProblem = null
     options.onJob(job)
     if (isFinal(job.status)) return { outcome: 'final', job }
-    waitMs = schedule.next().value
+    waitMs = untilNextRead(schedule.next().value)
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pollDelays } from '../../src/schedule.js'
+import { pollDelays } from '../../src/poll-delays.js'
 
 function first(n: number, intervalMs: number, random: () => number): number[] {
   const delays = pollDelays(intervalMs, random)

@@ -1,7 +1,7 @@
-import * as core from '@actions/core'
 import { readFileSync } from 'node:fs'
 import { Input } from './constants.js'
 import { ActionError } from './errors.js'
+import { neutralise } from './untrusted-text.js'
 
 /** The comment that started a job, and the thread it was written on. */
 export interface TriggeringComment {
@@ -30,36 +30,23 @@ export interface CommentRules {
   repository?: string
 }
 
-export const DEFAULT_TRIGGER = '/docs'
-export const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR'
-// GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
-const ASSOCIATIONS = new Set([
-  'OWNER',
-  'MEMBER',
-  'COLLABORATOR',
-  'CONTRIBUTOR',
-  'FIRST_TIME_CONTRIBUTOR',
-  'FIRST_TIMER',
-  'MANNEQUIN',
-  'NONE'
-])
 const MAX_TITLE = 200
+// owner/name as GitHub allows them: it goes into API paths and into the link of every reply.
+const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
 
 /**
- * Reads the event when the run is comment-triggered: an issue_comment event, and neither a prompt
- * nor a jobId given (with either, the comment is not read and the run is an ordinary one).
- * Returns null for any other run.
+ * Reads the issue_comment event of a comment-triggered run (see Settings.comment) and decides
+ * whether it starts a job.
  */
-export function readCommentRequest(env: NodeJS.ProcessEnv = process.env): CommentRequest | null {
-  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId))
-    return null
-  const rules: CommentRules = {
-    trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
-    allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
+export function readCommentRequest(
+  rules: Pick<CommentRules, 'trigger' | 'allowedAssociations'>,
+  env: NodeJS.ProcessEnv = process.env
+): CommentRequest {
+  return decideComment(readPayload(env.GITHUB_EVENT_PATH), {
+    ...rules,
     serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
     repository: env.GITHUB_REPOSITORY || undefined
-  }
-  return decideComment(readPayload(env.GITHUB_EVENT_PATH), rules)
+  })
 }
 
 /**
@@ -77,12 +64,13 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
       'The issue_comment event has no comment or no issue in its payload (GITHUB_EVENT_PATH); there is nothing to read a prompt from.'
     )
   }
-  const author = text(user.login) || 'someone'
+  // The payload's texts are outside text: they reach the log only neutralised.
+  const author = neutralise(text(user.login), 60) || 'someone'
   const association = (text(comment.author_association) || 'NONE').toUpperCase()
 
   if (event.action !== 'created') {
     return skip(
-      `The comment was ${text(event.action) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`
+      `The comment was ${neutralise(text(event.action), 40) || 'changed'}, not created: only a new comment starts a job. Write a new comment starting with ${rules.trigger}.`
     )
   }
   if (user.type === 'Bot') return skip(`The comment is by a bot (${author}): comments by bots never start a job.`)
@@ -90,7 +78,7 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
   if (instruction === null) return skip(`The comment does not start with ${rules.trigger}: it starts nothing.`)
   if (!rules.allowedAssociations.includes(association)) {
     return skip(
-      `The comment by ${author} starts with ${rules.trigger}, but their association with the repository is ${association}, ` +
+      `The comment by ${author} starts with ${rules.trigger}, but their association with the repository is ${neutralise(association, 40)}, ` +
         `which is not in ${Input.allowedAssociations} (${rules.allowedAssociations.join(', ')}): no job was started.`
     )
   }
@@ -102,6 +90,12 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
   const repository = rules.repository || text(asObject(event.repository).full_name)
   if (!repository)
     throw new ActionError('Neither GITHUB_REPOSITORY nor the event names the repository the comment is in.')
+  if (!REPOSITORY.test(repository)) {
+    throw new ActionError(
+      `The repository the comment is in, '${neutralise(repository, 100)}', is not of the form owner/name; ` +
+        `the run cannot answer on its thread. Check GITHUB_REPOSITORY.`
+    )
+  }
   const isPull = issue.pull_request !== undefined && issue.pull_request !== null
   const triggering: TriggeringComment = {
     id: comment.id,
@@ -143,30 +137,6 @@ export function promptWithContext(instruction: string, comment: TriggeringCommen
     `Context: @${comment.author} asked this in a comment on ${kind} #${number}` +
     `${shortTitle ? ` ${JSON.stringify(shortTitle)}` : ''} (${url}).`
   )
-}
-
-export function parseAssociations(list: string): string[] {
-  const values = list
-    .split(/[\s,]+/)
-    .map((value) => value.trim().toUpperCase())
-    .filter((value) => value !== '')
-  const unknown = values.filter((value) => !ASSOCIATIONS.has(value))
-  if (values.length === 0 || unknown.length > 0) {
-    throw new ActionError(
-      `Input ${Input.allowedAssociations} is '${list}'${unknown.length ? `, and ${unknown.join(', ')} is not an author association` : ''}. ` +
-        `Give a comma-separated list of ${[...ASSOCIATIONS].join(', ')} (default ${DEFAULT_ASSOCIATIONS}).`
-    )
-  }
-  return values
-}
-
-function readTrigger(trigger: string): string {
-  if (/\s/.test(trigger)) {
-    throw new ActionError(
-      `Input ${Input.trigger} is '${trigger}', which has a blank in it. Give one word, such as ${DEFAULT_TRIGGER}.`
-    )
-  }
-  return trigger
 }
 
 function readPayload(path: string | undefined): unknown {

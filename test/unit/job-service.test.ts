@@ -2,13 +2,17 @@
 // does to one request, and how error bodies are shown.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startDeadline } from '../../src/deadline.js'
 import { DEFAULT_LIMITS } from '../../src/http.js'
-import { JobService, ServiceError, excerpt } from '../../src/service.js'
+import { JobService, ServiceError, excerpt } from '../../src/job-service.js'
+import { registerSecret } from '../../src/redact.js'
+import { RetryPolicy } from '../../src/retry-policy.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
 
 const KEY = 'svc_unit_test_key'
+// Registered as the run does, so that error excerpts blank it.
+beforeAll(() => registerSecret(KEY))
 let service: StandInService | undefined
 let raw: http.Server | undefined
 afterEach(async () => {
@@ -24,7 +28,7 @@ function client(baseUrl: string, limits: Partial<typeof DEFAULT_LIMITS> = {}): J
     projectId: 'docs',
     apiKey: KEY,
     limits: { ...DEFAULT_LIMITS, ...limits },
-    createBackoffMs: 10
+    createRetry: { ...RetryPolicy.create, backoffBaseMs: 10 }
   })
 }
 
@@ -115,11 +119,84 @@ describe('per-request limits', () => {
   })
 })
 
+describe('a request that never left', () => {
+  // undici refuses a header that is not printable ASCII before it opens a connection.
+  const badKey = 'svc_abc€def'
+
+  it('is a create that was not sent, naming the cause, and is not tried again', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const jobs = new JobService({ baseUrl: service.url, projectId: 'docs', apiKey: badKey })
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('fatal')
+    expect(error.message).toMatch(
+      /^The create was not sent: it was refused on this runner before it left \(invalid authorization header\)\. No job was created\./
+    )
+    expect(error.message).not.toContain('abc€def')
+    expect(service.requests).toHaveLength(0)
+    await jobs.close()
+  })
+
+  it('is a read that cannot succeed by asking again', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const jobs = new JobService({ baseUrl: service.url, projectId: 'docs', apiKey: badKey })
+    const error = await failure(jobs.getJob('job_1', new AbortController().signal))
+
+    expect(error.kind).toBe('fatal')
+    expect(error.message).toMatch(
+      /^The read of job job_1 was not sent: it was refused on this runner before it left \(invalid authorization header\)\. Check the inputs/
+    )
+    expect(service.requests).toHaveLength(0)
+    await jobs.close()
+  })
+})
+
+describe('a 2xx create whose answer cannot be read', () => {
+  it('is a created job whose id is unknown when the body stops arriving', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' })
+      res.write('{"id": "job_1", ') // and nothing more
+    })
+    const jobs = client(url, { bodyTimeoutMs: 200 })
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('createdUnread')
+    expect(error.message).toMatch(
+      /^The service created the job \(HTTP 201\), but its answer could not be read \(the answer stopped arriving\), so its id is not known\. Look it up in the project's dashboard/
+    )
+    await jobs.close()
+  })
+
+  it('is a created job whose id is unknown when a 201 is not a job record', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"status": "active"}')
+    })
+    const jobs = client(url)
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('createdUnread')
+    expect(error.message).toContain('could not be read (it is not a job record: {"status": "active"}), so its id')
+    await jobs.close()
+  })
+
+  it("is still a job that may or may not exist when a 200 is a proxy's page", async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Proxy login</body></html>')
+    })
+    const jobs = client(url)
+    const error = await failure(jobs.createJob('Explain retries', noDeadline()))
+
+    expect(error.kind).toBe('uncertain')
+    expect(error.message).toContain('The job may or may not have been created')
+    await jobs.close()
+  })
+})
+
 describe('excerpt', () => {
-  const response = (body: string) => ({ status: 500, headers: {}, body })
+  const response = (body: string) => ({ body })
 
   it("shows the service's own JSON error message", () => {
-    expect(excerpt(response('{"error": "prompt must be a non-empty string"}'), KEY)).toBe(
+    expect(excerpt(response('{"error": "prompt must be a non-empty string"}'))).toBe(
       'prompt must be a non-empty string'
     )
   })
@@ -127,15 +204,15 @@ describe('excerpt', () => {
   it('shows the text of an HTML page, not its tags or scripts', () => {
     const page =
       '<html><head><style>h1{}</style><script>var x=1</script></head><body><h1>502 Bad Gateway</h1>\n<p>nginx</p></body></html>'
-    expect(excerpt(response(page), KEY)).toBe('502 Bad Gateway nginx')
+    expect(excerpt(response(page))).toBe('502 Bad Gateway nginx')
   })
 
   it('never shows the key, should a server echo it', () => {
-    expect(excerpt(response(`Unauthorized: Bearer ${KEY}`), KEY)).toBe('Unauthorized: Bearer ***')
+    expect(excerpt(response(`Unauthorized: Bearer ${KEY}`))).toBe('Unauthorized: Bearer ***')
   })
 
   it('says so when there is nothing to show, and cuts long bodies', () => {
-    expect(excerpt(response('   '), KEY)).toBe('no message')
-    expect(excerpt(response('a'.repeat(500)), KEY)).toHaveLength(200)
+    expect(excerpt(response('   '))).toBe('no message')
+    expect(excerpt(response('a'.repeat(500)))).toHaveLength(200)
   })
 })

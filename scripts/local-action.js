@@ -1,0 +1,89 @@
+// @ts-check
+// `npm run local-action`: runs src/main.ts (the TypeScript sources, not dist/) under GitHub's
+// @github/local-action, against the stand-in service on 127.0.0.1. local-action stubs
+// @actions/core and reads the inputs from a .env file; this writes one for the stand-in, in a
+// folder of its own. For a run against your own service, see .env.example.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
+import { startStandInService } from '../test/support/stand-in-service.js'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const localAction = join(root, 'node_modules/@github/local-action/bin/local-action.js')
+if (!existsSync(localAction)) {
+  console.error('@github/local-action is not installed (it is a devDependency): run npm install, then this again.')
+  process.exit(1)
+}
+
+const service = await startStandInService({ plan: { activeMs: 2000 } })
+const folder = await mkdtemp(join(tmpdir(), 'local-action-'))
+const envFile = join(folder, '.env')
+await writeFile(
+  envFile,
+  [
+    'INPUT_PROJECTID=demo-docs',
+    "INPUT_PROMPT='Document the new --dry-run flag in the CLI reference.'",
+    `INPUT_BASEURL=${service.url}`,
+    `INPUT_APIKEY=${service.apiKey}`,
+    'INPUT_POLLINTERVAL=1s',
+    'INPUT_TIMEOUT=1m',
+    ''
+  ].join('\n'),
+  { mode: 0o600 }
+)
+
+// The run sees only the inputs above: none of the INPUT_* or GITHUB_* variables of the shell (or
+// of a CI job) it was started from, so it runs the same on a laptop and in a workflow.
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(INPUT|GITHUB)_/i.test(name)))
+if (process.stdout.isTTY) env.FORCE_COLOR = '1' // its output goes through a pipe here, to be read back
+// A Ctrl-C reaches local-action too (same process group): let it end the run, then clean up here.
+process.on('SIGINT', () => {})
+
+let log = ''
+let code
+try {
+  const child = spawn(process.execPath, [localAction, 'run', '.', 'src/main.ts', envFile], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  child.stdout.setEncoding('utf8')
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk)
+    log += chunk
+  })
+  code = await new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (exitCode, signal) => resolve(exitCode ?? signal))
+  })
+} finally {
+  await service.close()
+  await rm(folder, { recursive: true, force: true })
+}
+
+// local-action exits 0 even when the action fails (its setFailed only records the failure), so
+// the outcome is read from what the action said: its status output and its error lines.
+const lines = stripVTControlCharacters(log).split('\n')
+const lastOutput = (/** @type {string} */ name) => {
+  const prefix = `::set-output name=${name}::`
+  return lines.findLast((line) => line.startsWith(prefix))?.slice(prefix.length) ?? ''
+}
+const errors = lines.filter((line) => line.startsWith('::error::'))
+const [jobId, status] = [lastOutput('jobId'), lastOutput('status')]
+const creates = service.requestsOf('POST').length
+const reads = service.requestsOf('GET').length
+
+console.log(`The stand-in service received ${creates} create request(s) and ${reads} read(s).`)
+if (code !== 0) {
+  console.log(`local-action ended with ${code}: the action did not run to its end (see above).`)
+  process.exitCode = 1
+} else if (status !== 'completed' || errors.length > 0) {
+  console.log(`The action did not end with a completed job (status: ${status || 'none'}); its errors are above.`)
+  process.exitCode = 1
+} else {
+  console.log(`local-action ran src/main.ts against the stand-in: job ${jobId} completed.`)
+}

@@ -1,0 +1,176 @@
+import { Input, Output } from './constants.js'
+import { formatDuration } from './duration.js'
+import type { Job } from './job-record.js'
+
+// How a run ended, said once: the step's log, the job summary and the reply on a comment thread
+// all take their words from here, so they cannot tell the same ending two ways.
+
+/** How a run ended; `skipped`: a comment-triggered run whose comment starts no job. */
+export type Ending = 'final' | 'created' | 'timeout' | 'cancelled' | 'error' | 'skipped'
+
+/** What the run knew when it ended: enough to say how. */
+export interface RunOutcome {
+  ending: Ending
+  /** The job as last seen; null if it was never read. */
+  job: Job | null
+  /** The job's id; empty when no job is known. */
+  jobId: string
+  /** Whether a completed job without a pull request fails the step. */
+  requirePr?: boolean
+  /** The step's timeout, for a timeout's sentence. */
+  timeoutMs?: number
+  /** For a timeout: why the last read failed, if it did. */
+  lastProblem?: string | null
+  /** For a cancel: a create was sent and not answered, so a job may exist that the run never heard of. */
+  createInFlight?: boolean
+  /** For an error: the service created a job, but its answer could not be read, so its id is unknown. */
+  createdUnread?: boolean
+  /** For an error or a skip: the sentence that says what happened and what to do. */
+  reason?: string
+}
+
+/** How the step ends, and the words for each place that tells it. */
+export interface EndingReport {
+  /** `failed` fails the step with `log`; `warning` and `notice` are annotations; `info` a log line. */
+  level: 'failed' | 'warning' | 'notice' | 'info'
+  /** The sentence for the step's log: what happened and what to do. */
+  log: string
+  /** One short sentence for the job summary and the reply on the thread. */
+  short: string
+  /** The reply's leading emoji. */
+  icon: string
+}
+
+/**
+ * How the service's values are shown where the words go: as they are in the log (they are short
+ * tokens, and the log neutralises every line), in code spans on the thread (see comment-reply.ts).
+ */
+export interface ValueFormat {
+  id(jobId: string): string
+  status(status: string): string
+}
+
+const AS_IS: ValueFormat = { id: (jobId) => jobId, status: (status) => status }
+
+const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
+const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
+
+/** Says how the run ended; `format` shows the service's values for where the words go. */
+export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS): EndingReport {
+  const { job } = outcome
+  const jobId = outcome.jobId || job?.id || ''
+  const name = format.id(jobId)
+  const followAgain = `To follow it again, run this action with ${Input.jobId}: ${jobId}.`
+  switch (outcome.ending) {
+    case 'final':
+      return finalEnding(job as Job, name, outcome.requirePr ?? false)
+    case 'created':
+      return {
+        level: 'info',
+        icon: '🚀',
+        short: `Job ${name} was created; this run does not follow it (${Input.wait} is false).`,
+        log: `Not following job ${jobId} (${Input.wait} is false). Follow it later with ${Input.jobId}: ${jobId}.`
+      }
+    case 'timeout':
+      return {
+        level: 'failed',
+        icon: '⏱️',
+        short: `Timed out: job ${name} was still ${job ? format.status(job.status) : 'running'} when the run's ${Input.timeout} ran out. It ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+        log:
+          `Job ${jobId} did not reach a final status within the timeout of ${formatDuration(outcome.timeoutMs ?? 0)} ` +
+          `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${outcome.lastProblem}` : ''} ` +
+          `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
+      }
+    case 'cancelled':
+      if (jobId) {
+        return {
+          level: 'failed',
+          icon: '🛑',
+          short: `The workflow run was cancelled. Job ${name} ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+          log: `The run was cancelled. Job ${jobId} ${KEEPS_RUNNING}. ${followAgain}`
+        }
+      }
+      if (outcome.createInFlight) {
+        return {
+          level: 'failed',
+          icon: '🛑',
+          short: 'The workflow run was cancelled while the job was being created: it may or may not have been created.',
+          log:
+            'The run was cancelled while the job was being created: it may or may not have been created. ' +
+            "Check the project's jobs before running again."
+        }
+      }
+      return {
+        level: 'failed',
+        icon: '🛑',
+        short: 'The workflow run was cancelled before a job was started.',
+        log: 'The run was cancelled before a job was created.'
+      }
+    case 'error':
+      return {
+        level: 'failed',
+        icon: '❌',
+        short: jobId
+          ? `Following job ${name} failed; the workflow run's log says why.`
+          : outcome.createdUnread
+            ? "A job was created, but its id could not be read; the workflow run's log says how to find it."
+            : "The run failed and no job was started; the workflow run's log says why.",
+        log: outcome.reason ?? 'The run failed.'
+      }
+    case 'skipped':
+      return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason ?? 'No job was started.' }
+  }
+}
+
+/** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
+function finalEnding(job: Job, name: string, requirePr: boolean): EndingReport {
+  if (job.status === 'failed') {
+    return {
+      level: 'failed',
+      icon: '❌',
+      short: `Job ${name} failed: the agent hit an unrecoverable error.`,
+      log:
+        `Job ${name} failed: the agent hit an unrecoverable error. Look the job up in the project's dashboard, ` +
+        `then run again, perhaps with a clearer prompt.`
+    }
+  }
+  if (job.status === 'archived') {
+    return {
+      level: 'warning',
+      icon: '🗄️',
+      short: `Job ${name} was archived; it may not have finished its work.`,
+      log: `Job ${name} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; it may not have finished its work.`
+    }
+  }
+  if (job.prLink) {
+    return {
+      level: 'info',
+      icon: '✅',
+      short: `Job ${name} opened a pull request: ${job.prLink}`,
+      log: `Job ${name} completed and opened a pull request: ${job.prLink}`
+    }
+  }
+  // The link itself was warned about once, when it was read (status-log.ts).
+  if (job.refusedPrLink !== undefined) {
+    return {
+      level: requirePr ? 'failed' : 'notice',
+      icon: '⚠️',
+      short:
+        `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, ` +
+        `so it is not passed on. Look the job up in the project's dashboard.`,
+      log:
+        `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, so it is ` +
+        `not passed on and the ${Output.prLink} output is empty. Look the job up in the project's dashboard` +
+        `${requirePr ? `; ${Input.requirePr} is true, so the step fails` : ''}.`
+    }
+  }
+  return {
+    level: requirePr ? 'failed' : 'notice',
+    icon: '☑️',
+    short: `Job ${name} completed with no changes: no pull request was opened (${NO_CHANGES}).`,
+    log: requirePr
+      ? `Job ${name} completed without opening a pull request, and ${Input.requirePr} is true. The agent changed ` +
+        `no files, or the project pushes straight to its deploy branch instead of opening pull requests.`
+      : `Job ${name} completed without opening a pull request: ${NO_CHANGES}.`
+  }
+}
