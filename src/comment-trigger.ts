@@ -30,7 +30,6 @@ export interface CommentRules {
   repository?: string
 }
 
-const MAX_TITLE = 200
 // owner/name as GitHub allows them: it goes into API paths and into the link of every reply.
 const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
 
@@ -108,7 +107,8 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
       url: `${rules.serverUrl}/${repository}/${isPull ? 'pull' : 'issues'}/${issue.number}`
     }
   }
-  return { start: true, prompt: promptWithContext(instruction, triggering), comment: triggering }
+  // Who asked, and where, reaches the agent in the context section (change-context/issue-comment.ts).
+  return { start: true, prompt: instruction, comment: triggering }
 }
 
 /**
@@ -122,21 +122,6 @@ export function instructionAfter(body: string, trigger: string): string | null {
   const rest = start.slice(trigger.length)
   if (rest !== '' && !/^\s/.test(rest)) return null
   return rest.replace(/\r\n?/g, '\n').trim()
-}
-
-/**
- * The prompt the service gets: the instruction, then a line saying where it was asked, so that the
- * agent knows what "this" refers to.
- */
-export function promptWithContext(instruction: string, comment: TriggeringComment): string {
-  const { kind, number, title, url } = comment.thread
-  const oneLineTitle = title.replace(/\s+/g, ' ').trim()
-  const shortTitle = oneLineTitle.length > MAX_TITLE ? `${oneLineTitle.slice(0, MAX_TITLE - 1)}…` : oneLineTitle
-  return (
-    `${instruction}\n\n` +
-    `Context: @${comment.author} asked this in a comment on ${kind} #${number}` +
-    `${shortTitle ? ` ${JSON.stringify(shortTitle)}` : ''} (${url}).`
-  )
 }
 
 function readPayload(path: string | undefined): unknown {

@@ -13,7 +13,9 @@ export const Input = {
   requirePr: 'requirePr',
   trigger: 'trigger',
   allowedAssociations: 'allowedAssociations',
-  githubToken: 'githubToken'
+  githubToken: 'githubToken',
+  context: 'context',
+  contextLimit: 'contextLimit'
 } as const
 
 export const Output = {

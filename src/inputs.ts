@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { parseContextLimit, parseContextMode, type ContextMode } from './change-context/settings.js'
 import { Input } from './constants.js'
 import { parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
@@ -30,6 +31,12 @@ export interface Settings {
   requirePr: boolean
   /** Set when the run is comment-triggered: an issue_comment event, and neither prompt nor jobId given. */
   comment: CommentSettings | null
+  /** What the agent is told besides the prompt: nothing, what changed, or that and the diffs. */
+  context: ContextMode
+  /** The most characters the context section may take. */
+  contextLimit: number
+  /** For reading the context from GitHub's API; already masked; may be empty. */
+  githubToken: string
 }
 
 export interface CommentSettings {
@@ -118,7 +125,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval, POLL_INTERVAL_BOUNDS),
     jobId,
     requirePr: readBoolean(Input.requirePr, false),
-    comment
+    comment,
+    context: parseContextMode(core.getInput(Input.context)),
+    contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
+    githubToken: core.getInput(Input.githubToken)
   }
 }
 
@@ -140,9 +150,10 @@ export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): Comme
 
 /** The settings as a debug line, with the secrets and the prompt left out. */
 export function describeSettings(settings: Settings): string {
-  const { apiKey: _key, prompt, comment, ...shown } = settings
+  const { apiKey: _key, prompt, comment, githubToken, ...shown } = settings
   return JSON.stringify({
     ...shown,
+    githubToken: githubToken ? '(set)' : '',
     comment: comment && { ...comment, githubToken: comment.githubToken ? '(set)' : '' },
     prompt: prompt ? `(${prompt.length} characters)` : ''
   })

@@ -8,6 +8,8 @@ export interface SummaryDetails {
   outcome: RunOutcome
   /** The prompt as given (the input, or the comment's instruction). */
   prompt: string
+  /** The context section sent after the prompt; empty when there was none. */
+  context?: string
   elapsedMs: number
 }
 
@@ -18,7 +20,7 @@ export interface SummaryDetails {
  * comment's text), secrets blanked. A missing or unwritable summary file (a local run) is a debug
  * line, never a failure.
  */
-export async function writeSummary({ outcome, prompt, elapsedMs }: SummaryDetails): Promise<void> {
+export async function writeSummary({ outcome, prompt, context, elapsedMs }: SummaryDetails): Promise<void> {
   const { job } = outcome
   const pr = job?.prLink ? `<a href="${escapeHtml(job.prLink)}">${escapeHtml(job.prLink)}</a>` : 'none'
   const source = job?.sourceRepository ? `${job.sourceRepository}${job.sourceRef ? ` @ ${job.sourceRef}` : ''}` : ''
@@ -40,6 +42,14 @@ export async function writeSummary({ outcome, prompt, elapsedMs }: SummaryDetail
   ])
   if (prompt) {
     summary.addRaw(`<p><strong>Prompt</strong></p><blockquote>${asHtmlLines(prompt)}</blockquote>`, true)
+  }
+  if (context) {
+    // Folded: it can run to thousands of characters, and it is what the agent read, not what was asked.
+    summary.addRaw(
+      `<details><summary>Context sent after the prompt (${context.length.toLocaleString('en-US')} characters)</summary>` +
+        `<pre>${escapeHtml(safeLogLines(context))}</pre></details>`,
+      true
+    )
   }
   try {
     await summary.write()

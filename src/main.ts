@@ -1,5 +1,7 @@
 import * as core from '@actions/core'
 import { watchForCancel } from './cancel.js'
+import { promptWithSection } from './change-context/render.js'
+import { gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest } from './comment-trigger.js'
 import { Output } from './constants.js'
@@ -23,12 +25,22 @@ interface RunState extends RunOutcome {
   settings: Settings | null
   /** The prompt as given: the input, or the instruction in the comment. */
   prompt: string
+  /** The context section sent after the prompt; empty when there is none. */
+  context: string
 }
 
 export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskSecrets()
-  const state: RunState = { announced: false, settings: null, prompt: '', ending: 'error', job: null, jobId: '' }
+  const state: RunState = {
+    announced: false,
+    settings: null,
+    prompt: '',
+    context: '',
+    ending: 'error',
+    job: null,
+    jobId: ''
+  }
   const cancel = watchForCancel(() => announce(Object.assign(state, { ending: 'cancelled' })))
   let service: JobService | undefined
   let replies: CommentReplies | undefined
@@ -49,6 +61,13 @@ export async function run(): Promise<void> {
     checkProxyVariables()
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
+    // What changed reaches the agent after the prompt (settings.context): read before the create,
+    // within a few requests and seconds, and never in its way.
+    const context = settings.jobId ? null : await gatherRunContext(settings, commentSettings !== null, deadline.signal)
+    if (context?.startsNothing) {
+      return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
+    }
+    state.context = context?.section ?? ''
     const logStatus = statusLogger(startedAt)
     const onJob = (job: Job): void => {
       Object.assign(state, { job, jobId: job.id })
@@ -58,7 +77,7 @@ export async function run(): Promise<void> {
 
     // Without a jobId, the job is created: once, whatever happens (see JobService.createJob).
     if (!settings.jobId) {
-      const job = await service.createJob(state.prompt, deadline, {
+      const job = await service.createJob(promptWithSection(state.prompt, state.context), deadline, {
         log: log.warning,
         onSending: (inFlight) => (state.createInFlight = inFlight)
       })
@@ -97,7 +116,8 @@ export async function run(): Promise<void> {
     announce(state)
     // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
     if (state.jobId || (state.settings && state.ending !== 'error' && state.ending !== 'skipped')) {
-      await writeSummary({ outcome: state, prompt: state.prompt, elapsedMs: Date.now() - startedAt })
+      const { prompt, context } = state
+      await writeSummary({ outcome: state, prompt, context, elapsedMs: Date.now() - startedAt })
     }
     await replies?.finish(state)
     await service?.close()

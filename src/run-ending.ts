@@ -5,7 +5,7 @@ import type { Job } from './job-record.js'
 // How a run ended, said once: the step's log, the job summary and the reply on a comment thread
 // all take their words from here, so they cannot tell the same ending two ways.
 
-/** How a run ended; `skipped`: a comment-triggered run whose comment starts no job. */
+/** How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a deleted branch). */
 export type Ending = 'final' | 'created' | 'timeout' | 'cancelled' | 'error' | 'skipped'
 
 /** What the run knew when it ended: enough to say how. */

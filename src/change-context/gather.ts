@@ -1,6 +1,7 @@
 // The context section for the agent: what the event is, and what changed, read from the event and
 // GitHub's API before the create. It may cost the create a few requests and at most a few seconds,
 // and it never stops the create: whatever goes wrong is a warning, and a thinner section.
+import { Input } from '../constants.js'
 import { GitHubReader, READ_LIMITS, type ReadLimits } from './github-reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered } from './gathering.js'
 import { gatherIssueComment } from './issue-comment.js'
@@ -28,8 +29,6 @@ export interface ChangeContext {
   startsNothing: boolean
 }
 
-// The token input's name, for the sentences that tell the user what to fix.
-const TOKEN_INPUT = 'githubToken'
 const GATHERERS: Record<string, (gathering: Gathering) => Promise<Gathered>> = {
   push: gatherPush,
   pull_request: gatherPullRequest,
@@ -65,7 +64,7 @@ export async function gatherChangeContext(
     return {
       section,
       notices: gathering.notices,
-      warnings: failures.length ? [failuresWarning(failures, gathered.instead ?? '', TOKEN_INPUT)] : [],
+      warnings: failures.length ? [failuresWarning(failures, gathered.instead ?? '', Input.githubToken)] : [],
       requests: gathering.requests,
       startsNothing: gathered.startsNothing === true
     }

@@ -99,7 +99,7 @@ export class GitHubReader {
       try {
         return JSON.parse(body)
       } catch {
-        const cut = Buffer.byteLength(body) >= this.limits.maxBodyBytes
+        const cut = response.truncated
         const detail = cut ? `over ${Math.round(this.limits.maxBodyBytes / 1024 / 1024)} MB` : 'not JSON'
         throw new ReadFailure('malformed', what, permission, status, detail)
       }

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { ACTION_ENTRY, runAction, startAction, withoutMaskCommands } from '../support/run-action.js'
 import {
+  changedFile,
   issueCommentEvent,
   removeEventFiles,
   startStandInGitHub,
@@ -22,6 +23,7 @@ const TOKEN = 'ghs_stand_in_token_0123456789'
 const SERVER = 'https://github.example'
 const REPO = 'octo-org/docs-site'
 const RUN_LINK = `${SERVER}/${REPO}/actions/runs/4711`
+const ASKED_ON_ISSUE_12 = `Event: @octo-maintainer asked this in a comment on issue #12 "Retries are not documented" (${SERVER}/${REPO}/issues/12).`
 
 let service: StandInService
 let github: StandInGitHub
@@ -79,10 +81,13 @@ describe('a trusted comment', () => {
     })
 
     expect(run.code).toBe(0)
-    expect(promptsSent()).toEqual([
-      'explain the retry policy in the FAQ\n\n' +
-        `Context: @octo-maintainer asked this in a comment on issue #12 "Retries are not documented" (${SERVER}/${REPO}/issues/12).`
-    ])
+    // The instruction, then the context section, which says who asked it where.
+    const [prompt] = promptsSent()
+    expect(promptsSent()).toHaveLength(1)
+    expect(prompt.startsWith('explain the retry policy in the FAQ\n\nContext: information about the repository')).toBe(
+      true
+    )
+    expect(prompt.endsWith(ASKED_ON_ISSUE_12)).toBe(true)
     expect(github.reactions).toEqual([{ commentId: 4242, content: 'eyes' }])
     const [reply] = github.comments
     expect(github.comments).toHaveLength(1)
@@ -98,13 +103,15 @@ describe('a trusted comment', () => {
     ])
     expect(github.requests.every((r) => r.headers.authorization === `token ${TOKEN}`)).toBe(true)
     expect(github.requests[0].headers['user-agent']).toMatch(/^docs-agent-job-action\/\d+\.\d+\.\d+ /)
-    // The summary shows what the agent was asked, context included.
-    expect(run.summary).toContain('explain the retry policy in the FAQ<br><br>Context: @octo-maintainer')
+    // The summary shows the prompt as given, and the context sent with it, folded.
+    expect(run.summary).toContain('<blockquote>explain the retry policy in the FAQ</blockquote>')
+    expect(run.summary).toMatch(/<details><summary>Context sent after the prompt \([\d,]+ characters\)<\/summary><pre>/)
+    expect(run.summary).toContain('Event: @octo-maintainer asked this in a comment on issue #12')
   })
 
   it('on a pull request, says so in the prompt and links the pull request', async () => {
     service = await startStandInService({ plan: { activeMs: 100 } })
-    github = await startStandInGitHub()
+    github = await startStandInGitHub({ repository: { pullFiles: { 31: [changedFile('src/cli.ts')] } } })
     const run = await runOnComment({
       event: {
         body: '/docs document the new flag from this change',
@@ -115,10 +122,14 @@ describe('a trusted comment', () => {
     })
 
     expect(run.code).toBe(0)
-    expect(promptsSent()).toEqual([
-      'document the new flag from this change\n\n' +
-        `Context: @octo-maintainer asked this in a comment on pull request #31 "Add --dry-run" (${SERVER}/${REPO}/pull/31).`
-    ])
+    const [prompt] = promptsSent()
+    expect(prompt.startsWith('document the new flag from this change\n\nContext:')).toBe(true)
+    expect(prompt).toContain(
+      `Event: @octo-maintainer asked this in a comment on pull request #31 "Add --dry-run" (${SERVER}/${REPO}/pull/31).`
+    )
+    // On a pull request, the context lists its changed files too.
+    expect(prompt).toContain('- `src/cli.ts` modified, +3 -1')
+    expect(run.stdout).not.toContain('::warning')
     expect(github.comments.map((c) => c.issueNumber)).toEqual([31])
   })
 
@@ -409,7 +420,9 @@ describe('an issue_comment run with a prompt input', () => {
     })
 
     expect(run.code).toBe(0)
-    expect(promptsSent()).toEqual(['Refresh the API reference'])
+    const [prompt] = promptsSent()
+    expect(prompt.startsWith('Refresh the API reference\n\nContext:')).toBe(true)
+    expect(prompt).toContain('Event: a comment by @octo-maintainer on issue #12')
     expect(github.requests).toHaveLength(0)
   })
 })

@@ -1,12 +1,6 @@
 // Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
 import { afterAll, describe, expect, it } from 'vitest'
-import {
-  decideComment,
-  instructionAfter,
-  promptWithContext,
-  readCommentRequest,
-  type CommentRules
-} from '../../src/comment-trigger.js'
+import { decideComment, instructionAfter, readCommentRequest, type CommentRules } from '../../src/comment-trigger.js'
 import { issueCommentEvent, removeEventFiles, writeEventFile } from '../support/stand-in-github.js'
 
 afterAll(removeEventFiles)
@@ -39,7 +33,7 @@ describe('instructionAfter', () => {
 })
 
 describe('decideComment', () => {
-  it('starts a job for an owner, with the thread as context', () => {
+  it('starts a job for an owner: the prompt is the instruction (who asked where is in the context section)', () => {
     const decision = decideComment(
       issueCommentEvent({ body: '/docs explain the retry policy in the FAQ', number: 7, title: 'Retries?' }),
       rules
@@ -47,9 +41,7 @@ describe('decideComment', () => {
 
     expect(decision).toEqual({
       start: true,
-      prompt:
-        'explain the retry policy in the FAQ\n\n' +
-        'Context: @octo-maintainer asked this in a comment on issue #7 "Retries?" (https://github.example/octo-org/docs-site/issues/7).',
+      prompt: 'explain the retry policy in the FAQ',
       comment: {
         id: 4242,
         author: 'octo-maintainer',
@@ -74,7 +66,7 @@ describe('decideComment', () => {
       kind: 'pull request',
       url: 'https://github.example/octo-org/docs-site/pull/31'
     })
-    expect(decision.start && decision.prompt).toContain('in a comment on pull request #31')
+    expect(decision.start && decision.prompt).toBe('document this change')
   })
 
   it.each(['OWNER', 'MEMBER', 'COLLABORATOR'])('starts a job for %s by default', (association) => {
@@ -176,37 +168,6 @@ describe('decideComment', () => {
   })
 })
 
-describe('promptWithContext', () => {
-  const comment = {
-    id: 1,
-    author: 'alice',
-    repository: 'o/r',
-    thread: {
-      kind: 'pull request' as const,
-      number: 12,
-      title: 'Add "retry" flag\nsecond line',
-      url: 'https://github.com/o/r/pull/12'
-    }
-  }
-
-  it('puts the title on one line, quoted', () => {
-    expect(promptWithContext('explain it', comment)).toBe(
-      'explain it\n\nContext: @alice asked this in a comment on pull request #12 "Add \\"retry\\" flag second line" (https://github.com/o/r/pull/12).'
-    )
-  })
-
-  it('cuts a very long title', () => {
-    const prompt = promptWithContext('x', { ...comment, thread: { ...comment.thread, title: 'a'.repeat(500) } })
-    expect(prompt).toContain(`"${'a'.repeat(199)}…"`)
-  })
-
-  it('leaves out a missing title', () => {
-    expect(promptWithContext('x', { ...comment, thread: { ...comment.thread, title: '' } })).toBe(
-      'x\n\nContext: @alice asked this in a comment on pull request #12 (https://github.com/o/r/pull/12).'
-    )
-  })
-})
-
 describe('readCommentRequest', () => {
   const given = { trigger: '/docs', allowedAssociations: ['OWNER'] }
 
@@ -223,7 +184,7 @@ describe('readCommentRequest', () => {
   it('reads the comment, using GITHUB_SERVER_URL for the link', () => {
     expect(readCommentRequest(given, env({}))).toMatchObject({
       start: true,
-      prompt: expect.stringContaining('(https://ghe.example.com/octo-org/docs-site/issues/12).')
+      comment: { thread: { url: 'https://ghe.example.com/octo-org/docs-site/issues/12' } }
     })
   })
 
@@ -232,7 +193,7 @@ describe('readCommentRequest', () => {
     const rules = { trigger: '/explain', allowedAssociations: ['CONTRIBUTOR'] }
     expect(readCommentRequest(rules, env({ GITHUB_EVENT_PATH: path }))).toMatchObject({
       start: true,
-      prompt: expect.stringMatching(/^the cache\n/)
+      prompt: 'the cache'
     })
   })
 

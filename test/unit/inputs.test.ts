@@ -28,7 +28,10 @@ describe('readSettings', () => {
       pollIntervalMs: 5000,
       jobId: '',
       requirePr: false,
-      comment: null
+      comment: null,
+      context: 'changes',
+      contextLimit: 20_000,
+      githubToken: ''
     })
   })
 
@@ -81,6 +84,19 @@ describe('readSettings', () => {
     expect(readSettings()).toMatchObject({ wait: false, requirePr: true, timeoutMs: 90_000, pollIntervalMs: 1500 })
   })
 
+  it('reads the context, its limit and the token that reads it', () => {
+    setInputs({ context: 'diff', contextLimit: '5000', githubToken: 'ghs_token' })
+    expect(readSettings()).toMatchObject({ context: 'diff', contextLimit: 5000, githubToken: 'ghs_token' })
+  })
+
+  it.each([
+    [{ context: 'all' }, "Input context is 'all', which is not one of none, changes, diff."],
+    [{ contextLimit: '100' }, "Input contextLimit is '100', which is not a whole number between 1,000 and 1,000,000."]
+  ])('rejects %j', (inputs, sentence) => {
+    setInputs(inputs)
+    expect(() => readSettings()).toThrow(sentence)
+  })
+
   it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc', 'svc_abc€def', 'svc_abc\tdef'])(
     'rejects the key %j by its shape, never showing it',
     (apiKey) => {
@@ -93,8 +109,11 @@ describe('readSettings', () => {
 })
 
 describe('describeSettings', () => {
-  it('leaves out the key and the prompt', () => {
+  it('leaves out the key, the token and the prompt', () => {
+    setInputs({ githubToken: 'ghs_secret_token' })
     const line = describeSettings(readSettings())
+    expect(line).not.toContain('ghs_secret_token')
+    expect(line).toContain('"githubToken":"(set)"')
     expect(line).not.toContain('svc_abc123')
     expect(line).not.toContain('Explain retries')
     expect(line).toContain('"projectId":"docs"')

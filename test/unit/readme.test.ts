@@ -111,20 +111,20 @@ describe('scripts/readme-tables.js', () => {
   })
 
   it('puts an input action.yml gains into the table, with its default', () => {
-    const withContext = actionYml.replace(
+    const withLanguage = actionYml.replace(
       /^outputs:/m,
       [
-        '  context:',
+        '  language:',
         '    description: >-',
-        '      What the agent is told besides the prompt: none, changes',
-        '      or diff | all.',
-        "    default: 'changes'",
+        '      The language the agent writes in: en, de',
+        '      or fr | any.',
+        "    default: 'en'",
         '',
         'outputs:'
       ].join('\n')
     )
-    expect(inputsTable(parseActionYml(withContext))).toContain(
-      '| `context` | `changes` | What the agent is told besides the prompt: none, changes or diff \\| all. |'
+    expect(inputsTable(parseActionYml(withLanguage))).toContain(
+      '| `language` | `en` | The language the agent writes in: en, de or fr \\| any. |'
     )
   })
 
