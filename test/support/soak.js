@@ -12,8 +12,11 @@ import { startStandInService } from './stand-in-service.js'
 export const SOAK_SEED = 20261121
 export const SOAK_FAULT_RATE = 0.25
 export const SOAK_CONCURRENCY = 4
-/** Intervals short enough for many runs; the timeout still leaves room for a few retries. */
-const SOAK_INPUTS = { projectId: 'docs', pollInterval: '30ms', timeout: '3s' }
+/**
+ * pollInterval at the floor issue 9 gives it (1 s), and a timeout that leaves room for a few retries.
+ * Jobs stay active 0.1-1.6 s (below), so that a run reads its job a few times.
+ */
+const SOAK_INPUTS = { projectId: 'docs', pollInterval: '1s', timeout: '3s' }
 
 /** The sentences a failed step may end with here, by kind; anything else is a bug. */
 export const FAILURE_KINDS = /** @type {Array<[string, RegExp]>} */ ([
@@ -176,7 +179,7 @@ async function soakOnce(i, { seed, faultRate, entry }, report) {
   const echoing = echoingFaults(key)
   const service = await startStandInService({
     apiKey: key,
-    plan: { activeMs: 100 + Math.floor(random() * 200) },
+    plan: { activeMs: 100 + Math.floor(random() * 1500) },
     faults: echoed ? [echoing[Math.floor(random() * echoing.length)]] : [],
     randomFaults: { rate: faultRate, random }
   })
