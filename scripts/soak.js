@@ -7,6 +7,7 @@
 //
 // Exits 1 when a run broke a rule (above all: a run that made 2 or more jobs, or printed the key),
 // 0 otherwise. Node's built-ins only.
+import { relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ACTION_ENTRY } from '../test/support/run-action.js'
 import { describeSoak, soak, SOAK_CONCURRENCY, SOAK_FAULT_RATE, SOAK_SEED } from '../test/support/soak.js'
@@ -33,22 +34,22 @@ if (args.help) {
   process.exit(0)
 }
 
-/** @param {string} name @param {string} text @param {(n: number) => boolean} valid */
-function number(name, text, valid) {
+/** @param {string} name @param {string} text @param {(n: number) => boolean} valid @param {string} expected */
+function number(name, text, valid, expected) {
   const n = Number(text)
   if (text.trim() === '' || !valid(n)) {
-    console.error(`--${name} cannot be '${text}'.\n\n${HELP}`)
+    console.error(`--${name} must be ${expected}, not '${text}'.\n\n${HELP}`)
     process.exit(2)
   }
   return n
 }
 const positive = (/** @type {number} */ n) => Number.isInteger(n) && n > 0
-const runs = number('runs', args.runs, positive)
-const concurrency = number('concurrency', args.concurrency, positive)
-const seed = number('seed', args.seed, Number.isInteger)
-const faultRate = number('rate', args.rate, (n) => n >= 0 && n <= 1)
+const runs = number('runs', args.runs, positive, 'a whole number above 0')
+const concurrency = number('concurrency', args.concurrency, positive, 'a whole number above 0')
+const seed = number('seed', args.seed, Number.isInteger, 'a whole number')
+const faultRate = number('rate', args.rate, (n) => n >= 0 && n <= 1, 'a number from 0 to 1')
 
-console.error(`Soak: ${runs} runs of ${args.entry}, ${concurrency} at a time...`)
+console.error(`Soak: ${runs} runs of ${relative(process.cwd(), args.entry)}, ${concurrency} at a time...`)
 const step = Math.max(1, Math.round(runs / 10))
 const report = await soak({
   runs,
