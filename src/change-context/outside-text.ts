@@ -1,3 +1,5 @@
+import { codeSpan as codeSpanOfLine } from '../untrusted-text.js'
+
 // Everything written by people outside the workflow (titles, bodies, commit messages, author names,
 // paths, branch and tag names, diffs) reaches the agent as data. These helpers are the only way such
 // text enters the context section: control characters go, and each piece is quoted or fenced so that
@@ -33,11 +35,7 @@ export function quoted(text: string, max: number): string {
 
 /** One line as a Markdown code span whose backtick run is longer than any inside it. */
 export function codeSpan(text: string, max = 200): string {
-  const line = oneLine(text, max)
-  if (line === '') return '``'
-  const fence = '`'.repeat(longestRun(line, '`') + 1)
-  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : ''
-  return `${fence}${pad}${line}${pad}${fence}`
+  return codeSpanOfLine(oneLine(text, max))
 }
 
 /**
