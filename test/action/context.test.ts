@@ -10,11 +10,11 @@ import {
   pullRequestEvent,
   pushEvent,
   removeEventFiles,
+  runnerEnvironment,
   standInCommit,
   startStandInGitHub,
   workflowDispatchEvent,
   workflowRun,
-  writeEventFile,
   type StandInGitHub
 } from '../support/stand-in-github.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
@@ -41,21 +41,9 @@ const history = [
 ]
 const [c1, c2, c3] = history.map((c) => c.sha)
 
-/** The environment the runner gives a step for this event. */
+/** The environment the runner gives a step for this event, at the last commit of the history. */
 function runnerEnv(eventName: string, payload: object, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    GITHUB_EVENT_NAME: eventName,
-    GITHUB_EVENT_PATH: writeEventFile(payload),
-    GITHUB_API_URL: github.apiUrl,
-    GITHUB_SERVER_URL: SERVER,
-    GITHUB_REPOSITORY: REPO,
-    GITHUB_RUN_ID: '4711',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_REF_NAME: 'main',
-    GITHUB_SHA: c3,
-    GITHUB_WORKFLOW_REF: `${REPO}/.github/workflows/docs.yml@refs/heads/main`,
-    ...extra
-  }
+  return runnerEnvironment(github, eventName, payload, { GITHUB_SHA: c3, ...extra })
 }
 
 function run(

@@ -23,6 +23,7 @@ import { join } from 'node:path'
  * @property {Record<string, string>} query The query's parameters.
  * @property {Record<string, string | string[] | undefined>} headers
  * @property {any} body The JSON body, parsed (undefined when there is none).
+ * @property {number} at When it arrived (Date.now()): the benchmark counts the reads before the create.
  *
  * @typedef {object} Reaction
  * @property {number} commentId
@@ -267,7 +268,8 @@ export async function startStandInGitHub(options = {}) {
         pathname: parsed.pathname,
         query: Object.fromEntries(parsed.searchParams),
         headers: incoming.headers,
-        body: text ? JSON.parse(text) : undefined
+        body: text ? JSON.parse(text) : undefined,
+        at: Date.now()
       }
       requests.push(req)
       const answered = options.hang ? 'hang' : url.startsWith(basePath) ? answer(req) : notFound()
@@ -395,6 +397,34 @@ export function writeEventFile(payload) {
   const path = join(dir, 'event.json')
   writeFileSync(path, JSON.stringify(payload))
   return path
+}
+
+/**
+ * The environment the runner gives a step for an event: the event's name and payload (in a file of
+ * its own), where the run is, and the stand-in as GitHub's API. A run of the workflow
+ * `.github/workflows/docs.yml` of octo-org/docs-site on main, at the push's `after` when there is one.
+ * @param {{apiUrl: string}} github
+ * @param {string} eventName
+ * @param {object} payload
+ * @param {Record<string, string>} [extra] Added to, or in place of, any of these variables.
+ * @returns {Record<string, string>}
+ */
+export function runnerEnvironment(github, eventName, payload, extra = {}) {
+  const repository = extra.GITHUB_REPOSITORY ?? 'octo-org/docs-site'
+  const after = /** @type {{after?: unknown}} */ (payload).after
+  return {
+    GITHUB_EVENT_NAME: eventName,
+    GITHUB_EVENT_PATH: writeEventFile(payload),
+    GITHUB_API_URL: github.apiUrl,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_REPOSITORY: repository,
+    GITHUB_RUN_ID: '4711',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_REF_NAME: 'main',
+    GITHUB_SHA: typeof after === 'string' ? after : commitId('head'),
+    GITHUB_WORKFLOW_REF: `${repository}/.github/workflows/docs.yml@refs/heads/main`,
+    ...extra
+  }
 }
 
 /** Removes every file writeEventFile wrote. */
