@@ -71,29 +71,6 @@ describe('examples/workflows', () => {
   )
 })
 
-describe('the run: check', () => {
-  it('finds an output or event text pasted into an inline or block script, and nothing in env: or with:', () => {
-    const workflow = [
-      'steps:',
-      '  - uses: your-org/docs-agent-job-action@v1',
-      '    id: docs',
-      '    with:',
-      '      prompt: ${{ github.event.head_commit.message }}',
-      '  - env:',
-      '      PR_LINK: ${{ steps.docs.outputs.prLink }}',
-      '    run: echo "$PR_LINK ${{ steps.docs.outputs.jobId }}"',
-      '  - run: |',
-      '      echo "${{ toJSON(github.event.comment.body) }}"',
-      '      echo "${{ github.sha }}"',
-      '  - run: echo done'
-    ].join('\n')
-    expect(runScripts(workflow).flatMap(pastedIntoScript)).toEqual([
-      '${{ steps.docs.outputs.jobId }}',
-      '${{ toJSON(github.event.comment.body) }}'
-    ])
-  })
-})
-
 describe('scripts/readme-tables.js', () => {
   it('reads action.yml: folded blocks joined into one line, quoted defaults unquoted', () => {
     const action = parseActionYml(actionYml)
