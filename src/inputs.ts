@@ -35,7 +35,7 @@ export interface Settings {
   context: ContextMode
   /** The most characters the context section may take. */
   contextLimit: number
-  /** For reading the context from GitHub's API; already masked; may be empty. */
+  /** For GitHub's API: reading the context, and the replies on a comment thread; already masked; may be empty. */
   githubToken: string
 }
 
@@ -44,8 +44,6 @@ export interface CommentSettings {
   trigger: string
   /** The author_association values whose comments may start a job, upper-case. */
   allowedAssociations: string[]
-  /** For the reaction and the replies on the thread; already masked; may be empty. */
-  githubToken: string
 }
 
 export const DEFAULT_TRIGGER = '/docs'
@@ -128,7 +126,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     comment,
     context: parseContextMode(core.getInput(Input.context)),
     contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
-    githubToken: core.getInput(Input.githubToken)
+    githubToken: readGithubToken()
   }
 }
 
@@ -143,18 +141,21 @@ export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): Comme
   }
   return {
     trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
-    allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS),
-    githubToken: core.getInput(Input.githubToken)
+    allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS)
   }
+}
+
+/** The token for GitHub's API (masked by maskSecrets); a comment-triggered run needs it before the other inputs are read. */
+export function readGithubToken(): string {
+  return core.getInput(Input.githubToken)
 }
 
 /** The settings as a debug line, with the secrets and the prompt left out. */
 export function describeSettings(settings: Settings): string {
-  const { apiKey: _key, prompt, comment, githubToken, ...shown } = settings
+  const { apiKey: _key, prompt, githubToken, ...shown } = settings
   return JSON.stringify({
     ...shown,
     githubToken: githubToken ? '(set)' : '',
-    comment: comment && { ...comment, githubToken: comment.githubToken ? '(set)' : '' },
     prompt: prompt ? `(${prompt.length} characters)` : ''
   })
 }

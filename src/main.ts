@@ -8,7 +8,14 @@ import { Output } from './constants.js'
 import { startDeadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
-import { describeSettings, maskSecrets, readCommentSettings, readSettings, type Settings } from './inputs.js'
+import {
+  describeSettings,
+  maskSecrets,
+  readCommentSettings,
+  readGithubToken,
+  readSettings,
+  type Settings
+} from './inputs.js'
 import { isFinal, type Job } from './job-record.js'
 import { JobService, ServiceError } from './job-service.js'
 import { writeSummary } from './job-summary.js'
@@ -52,7 +59,7 @@ export async function run(): Promise<void> {
       const request = readCommentRequest(commentSettings)
       if (!request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
       state.prompt = request.prompt
-      replies = startCommentReplies(request.comment, commentSettings.githubToken)
+      replies = startCommentReplies(request.comment, readGithubToken())
     }
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })

@@ -127,8 +127,7 @@ describe('a comment-triggered run', () => {
     setInputs({ prompt: '', trigger: '/explain', allowedAssociations: 'member, contributor' })
     expect(readSettings(onComment).comment).toEqual({
       trigger: '/explain',
-      allowedAssociations: ['MEMBER', 'CONTRIBUTOR'],
-      githubToken: ''
+      allowedAssociations: ['MEMBER', 'CONTRIBUTOR']
     })
   })
 
