@@ -85,10 +85,11 @@ export async function run(): Promise<void> {
     const message = promptWithSection(state.prompt, state.context)
     const hooks = { log: log.warning, onSending: (inFlight: boolean) => (state.writeInFlight = inFlight) }
 
-    // Without a jobId, the job is created; with a jobId and a prompt, the prompt goes to that job as a
+    // Without an existing job, the job is created; with one and a prompt, the prompt goes to it as a
     // follow-up message. Each is sent once, whatever happens (see JobService.write); never a new job instead.
-    if (settings.jobId) core.setOutput(Output.jobId, (state.jobId = settings.jobId))
-    if (!settings.jobId) {
+    const existingJobId = settings.jobId
+    if (existingJobId) core.setOutput(Output.jobId, (state.jobId = existingJobId))
+    if (!existingJobId) {
       const job = await service.createJob(message, deadline, hooks)
       log.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
@@ -102,10 +103,10 @@ export async function run(): Promise<void> {
     cancel.signal.throwIfAborted()
 
     // A job the create answered as final needs no following (after a message, a final status may be
-    // the one from before it). A jobId alone is always followed; a job just created or sent a
-    // message, unless wait is false.
+    // the one from before it). An existing job given no prompt is always followed; a job just created
+    // or sent a message, unless wait is false.
     if (state.job && isFinal(state.job.status) && !state.followUp) return void (state.ending = 'final')
-    const follow = settings.wait || (settings.jobId !== '' && !state.followUp)
+    const follow = settings.wait || (existingJobId !== '' && !state.followUp)
     if (!follow) return void (state.ending = 'created')
 
     const windowMs = noSignWindowMs(settings.pollIntervalMs)
