@@ -204,3 +204,45 @@ describe.concurrent('a follow-up message', () => {
     expectCleanOutput(run, service.apiKey)
   })
 })
+
+describe.concurrent('the prNumber output', () => {
+  it.for<[string, Options['plan'], string, string]>([
+    [
+      'a pull request',
+      { activeMs: 0, prLink: 'https://github.com/example/docs/pull/4213' },
+      'https://github.com/example/docs/pull/4213',
+      '4213'
+    ],
+    [
+      'a merge request',
+      { activeMs: 0, prLink: 'https://gitlab.com/g/docs/-/merge_requests/17' },
+      'https://gitlab.com/g/docs/-/merge_requests/17',
+      '17'
+    ],
+    ['no pull request', { activeMs: 0, prLink: null }, '', ''],
+    [
+      'a link without the shape of one',
+      { activeMs: 0, prLink: 'https://github.com/example/docs/pull/7?x=$(id)' },
+      '',
+      ''
+    ]
+  ])('is the number of the link, or empty: %s', async ([, plan, prLink, prNumber], test) => {
+    const service = await standIn(test, { plan })
+    const run = await runAction({ inputs: inputsFor(service, { context: 'none' }) })
+
+    expect(run.outputs.status).toBe('completed')
+    expect(run.outputs.prLink).toBe(prLink)
+    expect(run.outputs.prNumber).toBe(prNumber)
+    expectCleanOutput(run, service.apiKey)
+  })
+
+  it('is the new pull request after a follow-up message', async (test) => {
+    const service = await standIn(test, {
+      messagePlan: { activeReads: 1, prLink: 'https://github.com/example/docs/pull/78' }
+    })
+    const run = await followUp(service, service.seedJob())
+
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({ prLink: 'https://github.com/example/docs/pull/78', prNumber: '78' })
+  })
+})
