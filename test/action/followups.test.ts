@@ -176,7 +176,7 @@ describe.concurrent('a follow-up message', () => {
     expect(lines(run, 'warning')).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^::warning::Job ${jobId} showed no sign of having taken the follow-up message within [5-8]\\.\\ds: every ` +
+          `^::warning::Job ${jobId} showed no sign of having taken the follow-up message within [5-9]\\.\\ds: every ` +
             `read showed it completed, with pull request https://github\\.com/example/docs/pull/901, as before the message\\.`
         )
       )
@@ -202,6 +202,22 @@ describe.concurrent('a follow-up message', () => {
       expect.stringMatching(new RegExp(`^::warning::Job ${jobId} showed no sign of having taken the follow-up message`))
     ])
     expectCleanOutput(run, service.apiKey)
+  })
+})
+
+describe.concurrent('a follow-up message with wait false', () => {
+  it('ends once the message is taken, reading nothing', async (test) => {
+    const service = await standIn(test)
+    const jobId = service.seedJob()
+    const run = await followUp(service, jobId, { wait: 'false' })
+
+    expect(run.code).toBe(0)
+    expect(messagePosts(service)).toHaveLength(1)
+    expect(service.requestsOf('GET')).toHaveLength(0)
+    expect(run.stdout).toContain(
+      `Not following job ${jobId} after the message (wait is false). Follow it later with jobId: ${jobId}.`
+    )
+    expect(run.outputs.jobId).toBe(jobId)
   })
 })
 
