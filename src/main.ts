@@ -1,10 +1,8 @@
-import * as core from '@actions/core'
 import { watchForCancel } from './cancel.js'
 import { promptWithSection } from './change-context/render.js'
 import { gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest } from './comment-trigger.js'
-import { Output } from './constants.js'
 import { startDeadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
@@ -20,7 +18,7 @@ import { isFinal, type Job } from './job-record.js'
 import { JobService, ServiceError } from './job-service.js'
 import { writeSummary } from './job-summary.js'
 import { log } from './log.js'
-import { setJobOutputs } from './outputs.js'
+import { setJobIdOutput, setJobOutputs } from './outputs.js'
 import { checkProxyVariables } from './proxy-variables.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
 import { statusLogger } from './status-log.js'
@@ -92,7 +90,7 @@ export async function run(): Promise<void> {
       onJob(job)
     }
     state.jobId ||= settings.jobId
-    core.setOutput(Output.jobId, state.jobId)
+    setJobIdOutput(state.jobId)
     cancel.signal.throwIfAborted()
 
     // A job the create answered as final needs no following. A job given as jobId is always
