@@ -8,8 +8,11 @@
 // whole, job table included, when it is larger than 1 MiB; the pieces are cut in UTF-8 bytes, as
 // written, after escaping (an escaped quote takes five bytes, a CJK character three).
 
-/** The most bytes GitHub keeps of a step summary: above it the whole summary is dropped. */
-export const SUMMARY_MAX_BYTES = 1024 * 1024
+/**
+ * The most bytes this step's summary takes: GitHub drops a summary above 1 MiB whole. A KiB short of
+ * it, so that a line end or a byte counted otherwise on GitHub's side cannot tip it over.
+ */
+export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024
 
 /** `&#60;` and the like: characters that could open a tag or an entity, end an attribute, or cut a table cell. */
 export function escapeHtml(text: string): string {
