@@ -5,6 +5,9 @@ import { describeEnding, type RunOutcome } from './run-ending.js'
 import { byteSize, escapeHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
 import { safeLogLines } from './untrusted-text.js'
 
+// Where it was defined before summary-html.ts took the summary's HTML rules.
+export { escapeHtml } from './summary-html.js'
+
 export interface SummaryDetails {
   outcome: RunOutcome
   /** The prompt as given (the input, or the comment's instruction). */
