@@ -1,10 +1,8 @@
-import * as core from '@actions/core'
 import { watchForCancel } from './cancel.js'
 import { promptWithSection } from './change-context/render.js'
 import { gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest } from './comment-trigger.js'
-import { Output } from './constants.js'
 import { startDeadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
@@ -20,7 +18,7 @@ import { isFinal, type Job } from './job-record.js'
 import { JobService, ServiceError } from './job-service.js'
 import { writeSummary } from './job-summary.js'
 import { log } from './log.js'
-import { setJobOutputs } from './outputs.js'
+import { setJobIdOutput, setJobOutputs } from './outputs.js'
 import { checkProxyVariables } from './proxy-variables.js'
 import { noSignWindowMs } from './retry-policy.js'
 import { describeEnding, staleLine, type RunOutcome } from './run-ending.js'
@@ -88,12 +86,11 @@ export async function run(): Promise<void> {
     // Without an existing job, the job is created; with one and a prompt, the prompt goes to it as a
     // follow-up message. Each is sent once, whatever happens (see JobService.write); never a new job instead.
     const existingJobId = settings.jobId
-    if (existingJobId) core.setOutput(Output.jobId, (state.jobId = existingJobId))
+    if (existingJobId) setJobIdOutput((state.jobId = existingJobId))
     if (!existingJobId) {
       const job = await service.createJob(message, deadline, hooks)
       log.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
-      core.setOutput(Output.jobId, state.jobId)
     } else if (state.prompt) {
       state.followUp = true
       const job = await service.sendMessage(state.jobId, message, deadline, hooks)
