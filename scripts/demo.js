@@ -32,7 +32,13 @@ if (freshness === 'stale') {
   )
 }
 
-const service = await startStandInService({ plan: { activeMs: 2500, final: 'completed' } })
+// After the follow-up message the stand-in, like the real service may, shows the job's old final
+// status for one more read: the action waits until it sees the job working again.
+const service = await startStandInService({
+  plan: { activeMs: 2500, final: 'completed' },
+  messagePlan: { activeMs: 2000, final: 'completed' },
+  staleReadsAfterMessage: 1
+})
 console.log(`Stand-in service listening on ${service.url}\n`)
 console.log("--- the action's log ---")
 
