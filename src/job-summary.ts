@@ -47,7 +47,8 @@ export async function writeSummary({ outcome, prompt, context, elapsedMs }: Summ
   ])
   let room = SUMMARY_MAX_BYTES - byteSize(summary.stringify())
   if (prompt) {
-    const block = promptBlock(safeLogLines(prompt), room - (context ? CONTEXT_MIN_BYTES : 0))
+    const label = outcome.followUp ? 'Follow-up message' : 'Prompt'
+    const block = promptBlock(safeLogLines(prompt), room - (context ? CONTEXT_MIN_BYTES : 0), label)
     summary.addRaw(block, true)
     room -= byteSize(block) + 1
   }
@@ -67,9 +68,9 @@ const CONTEXT_MIN_BYTES = 2 * 1024
 const BLOCK_WORDS_BYTES = 400
 
 /** The prompt as a quote, one line (its line breaks as <br>), within `room` bytes with its line break. */
-function promptBlock(prompt: string, room: number): string {
+function promptBlock(prompt: string, room: number, label: string): string {
   const cut = oneLineHtmlWithin(prompt, '<br>', room - 1 - BLOCK_WORDS_BYTES)
-  return `<p><strong>Prompt</strong></p><blockquote>${cut.html}</blockquote>${cutNote('prompt', cut)}`
+  return `<p><strong>${label}</strong></p><blockquote>${cut.html}</blockquote>${cutNote('prompt', cut)}`
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { Output } from './constants.js'
 import type { Job } from './job-record.js'
+import { pullRequestNumber } from './pull-request-link.js'
 
 // The jobId output is written as soon as the job is known, so that a run killed later still leaves
 // it; the outputs at the end then need not write it again.
@@ -18,6 +19,7 @@ export function setJobOutputs(job: Job): void {
   setJobIdOutput(job.id)
   core.setOutput(Output.status, job.status)
   core.setOutput(Output.prLink, job.prLink ?? '')
+  core.setOutput(Output.prNumber, pullRequestNumber(job.prLink))
   core.setOutput(Output.model, job.model ?? '')
   core.setOutput(Output.sourceRepository, job.sourceRepository ?? '')
   core.setOutput(Output.sourceRef, job.sourceRef ?? '')

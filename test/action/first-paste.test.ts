@@ -195,7 +195,8 @@ describe('the jobId output', () => {
   it('is written once for a job given as jobId', async () => {
     service = await startStandInService({ plan: { activeMs: 200 } })
     const first = await runAction({ inputs: inputs({ wait: 'false' }) })
-    const second = await runAction({ inputs: inputs({ jobId: first.outputs.jobId }) })
+    // No prompt: a jobId with a prompt would send it to the job as a follow-up message.
+    const second = await runAction({ inputs: inputs({ jobId: first.outputs.jobId, prompt: '' }) })
 
     expect(second.code).toBe(0)
     expect(settingsOf(second.outputFile, 'jobId')).toHaveLength(1)
