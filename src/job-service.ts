@@ -1,3 +1,4 @@
+import { parseBoundedJson, type JsonBounds } from './bounded-json.js'
 import { sleep, type Deadline } from './deadline.js'
 import { ActionError, DeadlineError } from './errors.js'
 import {
@@ -10,6 +11,7 @@ import {
 } from './http.js'
 import { formatDuration } from './duration.js'
 import { parseJob, type Job } from './job-record.js'
+import { pageText } from './page-text.js'
 import { neutralise } from './untrusted-text.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
 
@@ -79,11 +81,13 @@ export class JobService {
    * connection refused before the request went out): every job can open a pull request, and
    * the service has no idempotency key, so one run must never make two jobs. A request in flight
    * is let finish when the run is cancelled, so that its answer still names the job; the waits
-   * between tries are not. `onSending` is told when a request goes out and when it is answered.
+   * between tries are not, and no try starts after a cancel or once the time is up: only a request
+   * already sent is let finish. `onSending` is told when a request goes out and when it is answered.
    */
   async createJob(prompt: string, deadline: Deadline, hooks: CreateHooks = {}): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
     for (let attempt = 1; ; attempt++) {
+      this.mayStartCreate(deadline)
       let failure: unknown
       hooks.onSending?.(true)
       try {
@@ -100,6 +104,18 @@ export class JobService {
       }
       hooks.log?.(`${failure.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
       await sleep(waitMs, deadline)
+    }
+  }
+
+  /**
+   * Throws when a create must not start: the run was cancelled (while the context was read, say), or
+   * its time is up by the clock, even if the deadline's timer has not fired yet. Either way nothing
+   * was sent, so no job was made.
+   */
+  private mayStartCreate(deadline: Deadline): void {
+    if (deadline.signal.aborted && !deadline.timeUp.aborted) throw deadline.signal.reason
+    if (deadline.timeUp.aborted || deadline.remainingMs() <= 0) {
+      throw this.createFailure(new DeadlineError(), { written: false, status: null })
     }
   }
 
@@ -305,12 +321,13 @@ function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.round(bytes / 1024)} KB`
 }
 
+// A job record nests two deep (its source); an error body, one.
+const ANSWER_SHAPE: JsonBounds = { maxDepth: 16, maxContainers: 1000 }
+
+/** The answer's JSON, or undefined when it is not JSON or has a shape no answer of the service has. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  const parsed = parseBoundedJson(text, ANSWER_SHAPE)
+  return 'value' in parsed ? parsed.value : undefined
 }
 
 /**
@@ -322,10 +339,7 @@ export function excerpt(response: Pick<HttpResponse, 'body'>, maxLength = 200): 
   const message =
     json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string'
       ? (json as { error: string }).error
-      : response.body
-          .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-          .replace(/<[^>]*>/g, ' ')
-          .replace(/&nbsp;/g, ' ')
+      : pageText(response.body)
   // Outside text: one line, no control character, no workflow command, no secret.
   const oneLine = neutralise(message.replace(/\s+/g, ' '), maxLength)
   return oneLine === '' ? 'no message' : oneLine

@@ -69,8 +69,8 @@ export async function run(): Promise<void> {
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     // What changed reaches the agent after the prompt (settings.context): read before the create,
-    // within a few requests and seconds, and never in its way.
-    const context = settings.jobId ? null : await gatherRunContext(settings, commentSettings !== null, deadline.signal)
+    // within a few requests and seconds, and never in its way (it takes at most half the time left).
+    const context = settings.jobId ? null : await gatherRunContext(settings, commentSettings !== null, deadline)
     if (context?.startsNothing) {
       return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
     }
