@@ -91,7 +91,7 @@ export class JobService {
       let failure: unknown
       hooks.onSending?.(true)
       try {
-        return await this.createOnce(prompt, deadline.timeUp)
+        return await this.createOnce(prompt, deadline)
       } catch (error) {
         failure = error
       } finally {
@@ -178,18 +178,27 @@ export class JobService {
     await this.http.close()
   }
 
-  private async createOnce(prompt: string, signal: AbortSignal): Promise<Job> {
+  private async createOnce(prompt: string, deadline: Deadline): Promise<Job> {
     const progress: RequestProgress = { written: false, status: null }
+    // A cancel stops a create still connecting (nothing of it can have reached the service); once it
+    // is being written, it is let finish, so that its answer names the job.
+    const notWritten = new AbortController()
+    const onCancel = (): void => {
+      if (!progress.written) notWritten.abort(deadline.signal.reason)
+    }
+    deadline.signal.addEventListener('abort', onCancel, { once: true })
     let response: HttpResponse
     try {
       response = await this.http.send('POST', this.jobsUrl, {
         headers: { ...this.authHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ prompt }),
-        signal,
+        signal: AbortSignal.any([deadline.timeUp, notWritten.signal]),
         progress
       })
     } catch (error) {
       throw this.createFailure(error, progress)
+    } finally {
+      deadline.signal.removeEventListener('abort', onCancel)
     }
     const { status } = response
     if (status >= 200 && status < 300) {

@@ -4,6 +4,7 @@
 // memory.
 import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
+import { startProxy } from '../support/proxy.js'
 import { inputsFor, startAction, type ActionRun, type RunOptions } from '../support/run-action.js'
 import { commandsTheRunnerWouldObey, unexpectedCommands } from '../support/runner-commands.js'
 import {
@@ -91,6 +92,31 @@ describe.concurrent('item 1: a cancel while the context is read', () => {
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('::error::The run was cancelled before a job was created.')
     expect(run.outputs.jobId).toBeUndefined()
+    expectCleanOutput(run, service.apiKey)
+  })
+})
+
+describe.concurrent('item 1: a cancel while the create is still connecting', () => {
+  it('writes nothing to the service once the tunnel opens, and says no job was created', async (test) => {
+    const service = await standIn(test)
+    const proxy = await startProxy({ connectDelayMs: 1000 })
+    test.onTestFinished(() => proxy.close())
+    const action = startAction({
+      inputs: inputsFor(service, { context: 'none', timeout: '30s' }),
+      env: { HTTP_PROXY: proxy.url }
+    })
+    const whenConnecting = setInterval(() => {
+      if (proxy.seen.length === 0) return
+      clearInterval(whenConnecting)
+      action.child.kill('SIGINT')
+    }, 5)
+    const run = await action.done.finally(() => clearInterval(whenConnecting))
+
+    expect(proxy.seen.map((r) => r.method)).toEqual(['CONNECT'])
+    expect(service.requests).toHaveLength(0)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('::error::The run was cancelled before a job was created.')
+    expect(run.all).not.toMatch(/may or may not/)
     expectCleanOutput(run, service.apiKey)
   })
 })
