@@ -79,10 +79,11 @@ export class JobService {
   /**
    * Creates the job. It is sent again only when the service said it did not take it (429, or a
    * connection refused before the request went out): every job can open a pull request, and
-   * the service has no idempotency key, so one run must never make two jobs. A request in flight
-   * is let finish when the run is cancelled, so that its answer still names the job; the waits
-   * between tries are not, and no try starts after a cancel or once the time is up: only a request
-   * already sent is let finish. `onSending` is told when a request goes out and when it is answered.
+   * the service has no idempotency key, so one run must never make two jobs. On cancel, a request
+   * being written or answered is let finish, so that its answer still names the job; one still
+   * connecting is dropped (nothing of it reached the service), the waits between tries end, and no
+   * try starts after a cancel or once the time is up. `onSending` is told when a request goes out
+   * and when it is answered.
    */
   async createJob(prompt: string, deadline: Deadline, hooks: CreateHooks = {}): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
