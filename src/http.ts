@@ -42,6 +42,8 @@ export interface RequestProgress {
   written: boolean
   /** The answer's status, once its headers arrived (its body may still fail); null before. */
   status: number | null
+  /** Told when `written` becomes true. */
+  onWritten?: () => void
 }
 
 /** A request that got no HTTP answer. */
@@ -174,7 +176,9 @@ function markWhenWritten(progress: RequestProgress): Dispatcher.DispatcherCompos
         // undici calls this right before it writes the request to the connection, even for a request
         // whose signal has fired meanwhile: the handler then aborts it, and nothing is written.
         handler.onRequestStart?.(controller, context)
-        if (!controller.aborted) progress.written = true
+        if (controller.aborted) return
+        progress.written = true
+        progress.onWritten?.()
       },
       onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
       onResponseStart: (...args) => handler.onResponseStart?.(...args),

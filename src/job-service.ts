@@ -43,7 +43,10 @@ export class ServiceError extends ActionError {
 export interface CreateHooks {
   /** Hears about tries that will be made again. */
   log?: (line: string) => void
-  /** Told true when a create request goes out, false once it is answered (or failed). */
+  /**
+   * Told true when a create request starts to be written (from then on the service may act on it),
+   * false once it is answered (or failed).
+   */
   onSending?: (inFlight: boolean) => void
 }
 
@@ -82,17 +85,16 @@ export class JobService {
    * the service has no idempotency key, so one run must never make two jobs. On cancel, a request
    * being written or answered is let finish, so that its answer still names the job; one still
    * connecting is dropped (nothing of it reached the service), the waits between tries end, and no
-   * try starts after a cancel or once the time is up. `onSending` is told when a request goes out
-   * and when it is answered.
+   * try starts after a cancel or once the time is up. `onSending` is told when a request starts to
+   * be written and when it is answered.
    */
   async createJob(prompt: string, deadline: Deadline, hooks: CreateHooks = {}): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
     for (let attempt = 1; ; attempt++) {
       this.mayStartCreate(deadline)
       let failure: unknown
-      hooks.onSending?.(true)
       try {
-        return await this.createOnce(prompt, deadline)
+        return await this.createOnce(prompt, deadline, () => hooks.onSending?.(true))
       } catch (error) {
         failure = error
       } finally {
@@ -179,8 +181,8 @@ export class JobService {
     await this.http.close()
   }
 
-  private async createOnce(prompt: string, deadline: Deadline): Promise<Job> {
-    const progress: RequestProgress = { written: false, status: null }
+  private async createOnce(prompt: string, deadline: Deadline, onWritten: () => void): Promise<Job> {
+    const progress: RequestProgress = { written: false, status: null, onWritten }
     // A cancel stops a create still connecting (nothing of it can have reached the service); once it
     // is being written, it is let finish, so that its answer names the job.
     const notWritten = new AbortController()

@@ -97,9 +97,10 @@ describe.concurrent('item 1: a cancel while the context is read', () => {
 })
 
 describe.concurrent('item 1: a cancel while the create is still connecting', () => {
-  it('writes nothing to the service once the tunnel opens, and says no job was created', async (test) => {
+  /** Runs the action behind a proxy that opens its tunnel `connectDelayMs` late, and cancels it meanwhile. */
+  async function cancelWhileConnecting(test: TestContext, connectDelayMs: number) {
     const service = await standIn(test)
-    const proxy = await startProxy({ connectDelayMs: 1000 })
+    const proxy = await startProxy({ connectDelayMs })
     test.onTestFinished(() => proxy.close())
     const action = startAction({
       inputs: inputsFor(service, { context: 'none', timeout: '30s' }),
@@ -111,13 +112,21 @@ describe.concurrent('item 1: a cancel while the create is still connecting', () 
       action.child.kill('SIGINT')
     }, 5)
     const run = await action.done.finally(() => clearInterval(whenConnecting))
-
     expect(proxy.seen.map((r) => r.method)).toEqual(['CONNECT'])
     expect(service.requests).toHaveLength(0)
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('::error::The run was cancelled before a job was created.')
     expect(run.all).not.toMatch(/may or may not/)
     expectCleanOutput(run, service.apiKey)
+  }
+
+  it('writes nothing to the service once the tunnel opens, and says no job was created', async (test) => {
+    await cancelWhileConnecting(test, 1000)
+  })
+
+  it('still connecting when the grace ends: says no job was created, not "may or may not"', async (test) => {
+    // The grace is about 7s (RetryPolicy.cancel); the tunnel would open after it.
+    await cancelWhileConnecting(test, 9000)
   })
 })
 
