@@ -15,6 +15,9 @@ export interface JsonBounds {
 /** The value, or why the text was not parsed ("not JSON", "nested more than 32 deep"...). */
 export type BoundedJson = { value: unknown } | { refused: string }
 
+/** The refusal of text that is not JSON at all (a page, a truncated answer). */
+export const NOT_JSON = 'not JSON'
+
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const OPEN_ARRAY = 0x5b
@@ -28,7 +31,7 @@ export function parseBoundedJson(text: string, bounds: JsonBounds): BoundedJson 
   try {
     return { value: JSON.parse(text) }
   } catch {
-    return { refused: 'not JSON' }
+    return { refused: NOT_JSON }
   }
 }
 

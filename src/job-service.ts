@@ -1,4 +1,4 @@
-import { parseBoundedJson, type JsonBounds } from './bounded-json.js'
+import { NOT_JSON, parseBoundedJson, type JsonBounds } from './bounded-json.js'
 import { sleep, type Deadline } from './deadline.js'
 import { ActionError, DeadlineError } from './errors.js'
 import {
@@ -347,7 +347,10 @@ function parseJson(text: string): unknown {
  * there is one, or the text of a plain or HTML page; never the key, should a server echo it.
  */
 export function excerpt(response: Pick<HttpResponse, 'body'>, maxLength = 200): string {
-  const json = parseJson(response.body)
+  const parsed = parseBoundedJson(response.body, ANSWER_SHAPE)
+  // JSON of a shape no answer has (nested a million deep): what it is, not a line of its brackets.
+  if ('refused' in parsed && parsed.refused !== NOT_JSON) return `JSON ${parsed.refused}`
+  const json = 'value' in parsed ? parsed.value : undefined
   const message =
     json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string'
       ? (json as { error: string }).error

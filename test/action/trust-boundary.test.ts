@@ -283,4 +283,19 @@ describe.concurrent('item 10: hostile answers from GitHub are cheap to refuse', 
     expect(run.ms).toBeLessThan(10_000)
     expectCleanOutput(run, service.apiKey)
   })
+
+  it('a 201 whose body is 1 MiB of nested arrays: the job was made, its id unknown, and the log says what the body is', async (test) => {
+    const half = 512 * 1024
+    const service = await standIn(test, {
+      faults: [{ method: 'POST', status: 201, body: `${'['.repeat(half)}${']'.repeat(half)}`, afterCreate: true }]
+    })
+    const run = await timedRun({ inputs: inputsFor(service, { timeout: '5s' }) })
+
+    expect(run.code).toBe(1)
+    expect(service.created).toBe(1)
+    expect(run.stdout).toContain(
+      '::error::The service created the job (HTTP 201), but its answer could not be read (it is not a job record: JSON nested more than 16 deep), so its id is not known.'
+    )
+    expectCleanOutput(run, service.apiKey)
+  })
 })
