@@ -1,11 +1,11 @@
 import type { TriggeringComment } from './comment-trigger.js'
 import { Input } from './constants.js'
+import { githubClient } from './github-client.js'
 import { log } from './log.js'
 import { blankSecrets } from './redact.js'
 import { RetryPolicy } from './retry-policy.js'
 import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { codeSpan, neutralise } from './untrusted-text.js'
-import { USER_AGENT } from './version.js'
 
 /** The replies on the issue or pull request a comment-triggered run answers on. */
 export interface CommentReplies {
@@ -43,7 +43,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   const opened = (async () => {
     const github = await call('load the GitHub client', (): Promise<GitHub> => import('@actions/github'))
     if (!github) return null
-    const octokit: Octokit = github.getOctokit(token, { userAgent: USER_AGENT })
+    const octokit: Octokit = githubClient(github, token)
     const runUrl = runLink(github.context.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
     await call(`react to the comment on the ${where}`, (signal) =>
       octokit.rest.reactions.createForIssueComment({

@@ -42,6 +42,8 @@ export interface RequestProgress {
   written: boolean
   /** The answer's status, once its headers arrived (its body may still fail); null before. */
   status: number | null
+  /** Told when `written` becomes true. */
+  onWritten?: () => void
 }
 
 /** A request that got no HTTP answer. */
@@ -127,6 +129,8 @@ export class HttpClient {
     }
   ): Promise<HttpResponse> {
     const progress = options.progress ?? { written: false, status: null }
+    // Aborted already: nothing is sent (undici would still connect, and start the request only to drop it).
+    if (options.signal?.aborted) throw options.signal.reason
     const timeout = AbortSignal.timeout(this.limits.requestTimeoutMs)
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
     if (URL.canParse(url) && new URL(url).origin !== this.origin) {
@@ -172,9 +176,12 @@ function markWhenWritten(progress: RequestProgress): Dispatcher.DispatcherCompos
   return (dispatch) => (options, handler) =>
     dispatch(options, {
       onRequestStart: (controller, context) => {
-        // undici calls this right before it writes the request to the connection.
-        progress.written = true
+        // undici calls this right before it writes the request to the connection, even for a request
+        // whose signal has fired meanwhile: the handler then aborts it, and nothing is written.
         handler.onRequestStart?.(controller, context)
+        if (controller.aborted) return
+        progress.written = true
+        progress.onWritten?.()
       },
       onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
       onResponseStart: (...args) => handler.onResponseStart?.(...args),

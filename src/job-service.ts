@@ -1,3 +1,4 @@
+import { NOT_JSON, parseBoundedJson, type JsonBounds } from './bounded-json.js'
 import { sleep, type Deadline } from './deadline.js'
 import { ActionError, DeadlineError } from './errors.js'
 import {
@@ -10,6 +11,7 @@ import {
 } from './http.js'
 import { formatDuration } from './duration.js'
 import { parseJob, type Job } from './job-record.js'
+import { pageText } from './page-text.js'
 import { neutralise } from './untrusted-text.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
 
@@ -42,7 +44,10 @@ export class ServiceError extends ActionError {
 export interface WriteHooks {
   /** Hears about tries that will be made again, and a message taken whose answer was lost. */
   log?: (line: string) => void
-  /** Told true when a write (a create or a message) goes out, false once it is answered (or failed). */
+  /**
+   * Told true when a write (a create or a message) starts to be written (from then on the service
+   * may act on it), false once it is answered (or failed).
+   */
   onSending?: (inFlight: boolean) => void
 }
 
@@ -174,9 +179,11 @@ export class JobService {
    * Sends a write (a create, or a message to `jobId`). It is sent again only when the service said
    * it did not take it (429, or a connection refused before the request went out): every job can
    * open a pull request, every message can make the agent work again, and the service has no
-   * idempotency key, so one run must never write twice. A request in flight is let finish when the
-   * run is cancelled, so that its answer still says what happened; the waits between tries are not.
-   * `onSending` is told when a request goes out and when it is answered.
+   * idempotency key, so one run must never write twice. On cancel, a request being written or
+   * answered is let finish, so that its answer still says what happened; one still connecting is
+   * dropped (nothing of it reached the service), the waits between tries end, and no try starts after
+   * a cancel or once the time is up. `onSending` is told when a request starts to be written and when
+   * it is answered.
    */
   private async write(
     url: string,
@@ -188,10 +195,10 @@ export class JobService {
   ): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
     for (let attempt = 1; ; attempt++) {
+      this.mayStartWrite(deadline, words)
       let failure: unknown
-      hooks.onSending?.(true)
       try {
-        return await this.writeOnce(url, prompt, words, jobId, deadline.timeUp)
+        return await this.writeOnce(url, prompt, words, jobId, deadline, () => hooks.onSending?.(true))
       } catch (error) {
         failure = error
       } finally {
@@ -204,6 +211,18 @@ export class JobService {
       }
       hooks.log?.(`${failure.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
       await sleep(waitMs, deadline)
+    }
+  }
+
+  /**
+   * Throws when a create must not start: the run was cancelled (while the context was read, say), or
+   * its time is up by the clock, even if the deadline's timer has not fired yet. Either way nothing
+   * was sent, so no job was made.
+   */
+  private mayStartWrite(deadline: Deadline, words: WriteWords): void {
+    if (deadline.signal.aborted && !deadline.timeUp.aborted) throw deadline.signal.reason
+    if (deadline.timeUp.aborted || deadline.remainingMs() <= 0) {
+      throw this.writeFailure(new DeadlineError(), { written: false, status: null }, words)
     }
   }
 
@@ -272,19 +291,29 @@ export class JobService {
     prompt: string,
     words: WriteWords,
     jobId: string | null,
-    signal: AbortSignal
+    deadline: Deadline,
+    onWritten: () => void
   ): Promise<Job> {
-    const progress: RequestProgress = { written: false, status: null }
+    const progress: RequestProgress = { written: false, status: null, onWritten }
+    // A cancel stops a write still connecting (nothing of it can have reached the service); once it
+    // is being written, it is let finish, so that its answer says what happened.
+    const notWritten = new AbortController()
+    const onCancel = (): void => {
+      if (!progress.written) notWritten.abort(deadline.signal.reason)
+    }
+    deadline.signal.addEventListener('abort', onCancel, { once: true })
     let response: HttpResponse
     try {
       response = await this.http.send('POST', url, {
         headers: { ...this.authHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ prompt }),
-        signal,
+        signal: AbortSignal.any([deadline.timeUp, notWritten.signal]),
         progress
       })
     } catch (error) {
       throw this.writeFailure(error, progress, words)
+    } finally {
+      deadline.signal.removeEventListener('abort', onCancel)
     }
     const { status } = response
     if (status >= 200 && status < 300) {
@@ -401,12 +430,13 @@ function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.round(bytes / 1024)} KB`
 }
 
+// A job record nests two deep (its source); an error body, one.
+const ANSWER_SHAPE: JsonBounds = { maxDepth: 16, maxContainers: 1000 }
+
+/** The answer's JSON, or undefined when it is not JSON or has a shape no answer of the service has. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  const parsed = parseBoundedJson(text, ANSWER_SHAPE)
+  return 'value' in parsed ? parsed.value : undefined
 }
 
 /**
@@ -414,14 +444,14 @@ function parseJson(text: string): unknown {
  * there is one, or the text of a plain or HTML page; never the key, should a server echo it.
  */
 export function excerpt(response: Pick<HttpResponse, 'body'>, maxLength = 200): string {
-  const json = parseJson(response.body)
+  const parsed = parseBoundedJson(response.body, ANSWER_SHAPE)
+  // JSON of a shape no answer has (nested a million deep): what it is, not a line of its brackets.
+  if ('refused' in parsed && parsed.refused !== NOT_JSON) return `JSON ${parsed.refused}`
+  const json = 'value' in parsed ? parsed.value : undefined
   const message =
     json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string'
       ? (json as { error: string }).error
-      : response.body
-          .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-          .replace(/<[^>]*>/g, ' ')
-          .replace(/&nbsp;/g, ' ')
+      : pageText(response.body)
   // Outside text: one line, no control character, no workflow command, no secret.
   const oneLine = neutralise(message.replace(/\s+/g, ' '), maxLength)
   return oneLine === '' ? 'no message' : oneLine

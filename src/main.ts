@@ -68,8 +68,9 @@ export async function run(): Promise<void> {
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     // What changed reaches the agent after the prompt (settings.context), with a create or a
-    // follow-up message alike: read before it is sent, within a few requests and seconds, never in its way.
-    const context = state.prompt ? await gatherRunContext(settings, commentSettings !== null, deadline.signal) : null
+    // follow-up message alike: read before it is sent, within a few requests and seconds, never in
+    // its way (it takes at most half the time left).
+    const context = state.prompt ? await gatherRunContext(settings, commentSettings !== null, deadline) : null
     if (context?.startsNothing) {
       return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
     }

@@ -1,7 +1,7 @@
 // The retry and polling policy, all of it: which failures are asked again, how often, how long to
 // wait in between, and how long a cancel or a reply on a thread may hold the step. One place to
 // read and one place to change; the code that follows it (job-service.ts, follow-job.ts,
-// poll-delays.ts, cancel.ts, comment-reply.ts) holds no numbers of its own.
+// poll-delays.ts, cancel.ts, comment-reply.ts, change-context/) holds no numbers of its own.
 
 /** A source of numbers in [0, 1): Math.random in a run, a fixed sequence in a test. */
 export type Random = () => number
@@ -64,11 +64,23 @@ export const RetryPolicy = {
    */
   cancel: { graceMs: 7000 },
   /**
+   * The context's reads from GitHub, before the create: at most `maxMs`, and at most `shareOfTimeLeft`
+   * of the time the step has left when they start. The rest is the create's (and the follow's), so
+   * that a short timeout or a stalled GitHub API costs the context, never the job.
+   */
+  context: { maxMs: 10_000, shareOfTimeLeft: 0.5 },
+  /**
    * Replies on a comment thread are a courtesy: each GitHub call is bounded, and once the run has
    * ended, whatever is left of them (the final reply included) gets this long, no more.
    */
   githubReplies: { requestTimeoutMs: 10_000, afterRunEndsMs: 5000 }
 } as const
+
+/** How long the context's reads may take, with `timeLeftMs` left of the step when they start. */
+export function contextBudgetMs(timeLeftMs: number): number {
+  const { maxMs, shareOfTimeLeft } = RetryPolicy.context
+  return Math.max(0, Math.min(maxMs, Math.floor(timeLeftMs * shareOfTimeLeft)))
+}
 
 /**
  * How long to wait before the next try after `failures` failures in a row: exponential from

@@ -4,7 +4,7 @@ import type { ChangeContextRequest } from './gathering.js'
 
 /** The request for the context, from the runner's environment (GITHUB_*) and the settings given. */
 export function contextRequestFromRunner(
-  settings: Pick<ChangeContextRequest, 'detail' | 'limit' | 'token' | 'promptFromComment' | 'signal'>,
+  settings: Pick<ChangeContextRequest, 'detail' | 'limit' | 'token' | 'promptFromComment' | 'signal' | 'maxMs'>,
   env: NodeJS.ProcessEnv = process.env
 ): ChangeContextRequest {
   return {

@@ -127,7 +127,10 @@ function openReader(request: ChangeContextRequest, limits: ReadLimits): Reader {
       failure: (what, permission) => new ReadFailure('unreachable', what, permission, undefined, detail)
     }
   }
-  return { instance: new GitHubReader(url.href, request.token, limits, request.signal), failure: () => never() }
+  // A short timeout cuts the reads' time (and each read's), so that the create keeps its share.
+  const totalMs = Math.min(limits.totalMs, request.maxMs ?? Infinity)
+  const cut = { ...limits, totalMs, requestMs: Math.max(1, Math.min(limits.requestMs, totalMs)) }
+  return { instance: new GitHubReader(url.href, request.token, cut, request.signal), failure: () => never() }
 }
 
 function never(): never {

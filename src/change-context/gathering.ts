@@ -35,6 +35,8 @@ export interface ChangeContextRequest {
   promptFromComment?: boolean
   /** The step's deadline and cancel: gathering stops at once when it fires. */
   signal?: AbortSignal
+  /** The most time the reads may take, when the step's timeout leaves them less than the usual limit. */
+  maxMs?: number
 }
 
 /** What an event gatherer found. */

@@ -1,11 +1,13 @@
+import { parseBoundedJson, type JsonBounds } from '../bounded-json.js'
 import { HttpClient, NetworkError } from '../http.js'
+import { RetryPolicy } from '../retry-policy.js'
 import { ReadFailure, type Permission } from './read-failure.js'
 
 /** How much reading the context may cost the create: it waits for all of it. */
 export interface ReadLimits {
   /** GitHub requests before the create, whatever the event. */
   maxRequests: number
-  /** All of the reading, start to end. */
+  /** All of the reading, start to end (cut to the step's share for it, see RetryPolicy.context). */
   totalMs: number
   /** One request, connection to last byte. */
   requestMs: number
@@ -15,10 +17,13 @@ export interface ReadLimits {
 
 export const READ_LIMITS: ReadLimits = {
   maxRequests: 3,
-  totalMs: 10_000,
+  totalMs: RetryPolicy.context.maxMs,
   requestMs: 5_000,
   maxBodyBytes: 16 * 1024 * 1024
 }
+
+/** No answer the context reads nests past 8 or holds more than a few thousand arrays and objects. */
+const ANSWER_SHAPE: JsonBounds = { maxDepth: 32, maxContainers: 100_000 }
 
 const TIMEOUT_CODES = new Set([
   'REQUEST_TIMEOUT',
@@ -61,7 +66,7 @@ export class GitHubReader {
 
   /** Whether one more request may be sent. */
   get canRead(): boolean {
-    return this.requests < this.limits.maxRequests && !this.signal.aborted
+    return this.requests < this.limits.maxRequests && !this.signal.aborted && this.limits.totalMs > 0
   }
 
   /**
@@ -70,7 +75,7 @@ export class GitHubReader {
    */
   async get(path: string, what: string, permission: Permission): Promise<unknown> {
     if (this.stepSignal?.aborted) throw new ReadFailure('cancelled', what, permission)
-    if (this.totalTimeUp.aborted) throw this.timeUp(what, permission)
+    if (this.totalTimeUp.aborted || this.limits.totalMs <= 0) throw this.timeUp(what, permission)
     if (this.requests >= this.limits.maxRequests) {
       throw new ReadFailure('no-budget', what, permission, undefined, String(this.limits.maxRequests))
     }
@@ -96,13 +101,14 @@ export class GitHubReader {
     }
     const { status, headers, body } = response
     if (status >= 200 && status < 300) {
-      try {
-        return JSON.parse(body)
-      } catch {
-        const cut = response.truncated
-        const detail = cut ? `over ${Math.round(this.limits.maxBodyBytes / 1024 / 1024)} MB` : 'not JSON'
+      if (response.truncated) {
+        const detail = `over ${Math.round(this.limits.maxBodyBytes / 1024 / 1024)} MB`
         throw new ReadFailure('malformed', what, permission, status, detail)
       }
+      // Counted before it is parsed: a hostile answer costs one pass over its text, not a gigabyte.
+      const parsed = parseBoundedJson(body, ANSWER_SHAPE)
+      if ('refused' in parsed) throw new ReadFailure('malformed', what, permission, status, parsed.refused)
+      return parsed.value
     }
     throw new ReadFailure(failureKind(status, headers, body), what, permission, status)
   }
@@ -112,7 +118,10 @@ export class GitHubReader {
   }
 
   private timeUp(what: string, permission: Permission): ReadFailure {
-    const detail = `within ${seconds(this.limits.totalMs)}, the most the context may hold up the create`
+    const detail =
+      this.limits.totalMs > 0
+        ? `within ${seconds(this.limits.totalMs)}, the most the context may hold up the create`
+        : "in time: the step's timeout left none for the context"
     return new ReadFailure('timeout', what, permission, undefined, detail)
   }
 }

@@ -16,6 +16,8 @@ import net from 'node:net'
  * @typedef {object} ProxyOptions
  * @property {number} [refuseConnect] Answer every CONNECT with this status (403 for a proxy's
  *   policy, 407 when it wants credentials) instead of opening the tunnel.
+ * @property {number} [connectDelayMs] Open each tunnel this much later: a slow network, during
+ *   which the request is still connecting and nothing of it has reached the service.
  */
 
 /**
@@ -68,6 +70,16 @@ export async function startProxy(options = {}) {
       client.end(`HTTP/1.1 ${options.refuseConnect} Refused by proxy\r\ncontent-length: 0\r\n\r\n`)
       return
     }
+    if (options.connectDelayMs) {
+      const timer = setTimeout(() => openTunnel(target, client, head), options.connectDelayMs)
+      client.on('close', () => clearTimeout(timer))
+    } else {
+      openTunnel(target, client, head)
+    }
+  })
+
+  /** @param {string} target @param {import('node:stream').Duplex} client @param {Buffer} head */
+  function openTunnel(target, client, head) {
     const at = target.lastIndexOf(':')
     const upstream = net.connect(Number(target.slice(at + 1)), target.slice(0, at).replace(/^\[|\]$/g, ''))
     sockets.add(upstream)
@@ -82,7 +94,7 @@ export async function startProxy(options = {}) {
       if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n')
     })
     client.on('close', () => upstream.destroy())
-  })
+  }
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))

@@ -5,7 +5,8 @@
 // a pull request's files, the releases. A real HTTP server on 127.0.0.1, Node's built-ins only,
 // like ./stand-in-service.js; it records every request, and can answer every request with an error
 // (a token without `issues: write`, a server that is down), or one route with a fault of its own
-// (403, 404, 422, a rate limit, an answer that never comes).
+// (403, 404, 422, a rate limit, an answer that never comes, a body of any text), or add headers of its
+// own to every answer (a deprecation notice).
 //
 // It also writes the event payloads the runner hands an action (GITHUB_EVENT_PATH), so that a test
 // reads as "this comment, by this person, on this thread", or "this push of these commits".
@@ -69,8 +70,9 @@ import { join } from 'node:path'
  *
  * @typedef {'reaction' | 'comment-create' | 'comment-update' | 'workflow-run' | 'workflow-runs' | 'compare' |
  *   'pull-files' | 'releases'} Route
- * @typedef {{status: number, message?: string, headers?: Record<string, string>} | 'hang'} Fault
- *   An error answer, or 'hang': the request is read and never answered.
+ * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
+ *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
+ *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
  *
  * @typedef {object} Options
  * @property {string} [basePath] Where the API lives on the server: '' as on github.com,
@@ -78,6 +80,8 @@ import { join } from 'node:path'
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
  * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
+ * @property {Record<string, string>} [headers] Added to every answer (e.g. GitHub's `deprecation`
+ *   and `sunset`, which Octokit reports).
  * @property {StandInRepository} [repository] What the context's reads find.
  * @property {string} [host] Default 127.0.0.1.
  */
@@ -101,7 +105,7 @@ export async function startStandInGitHub(options = {}) {
 
   /**
    * @param {RecordedRequest} req
-   * @returns {{status: number, body: object, headers?: Record<string, string>} | 'hang'}
+   * @returns {{status: number, body: object | string, headers?: Record<string, string>} | 'hang'}
    */
   function answer(req) {
     if (options.failAll) {
@@ -117,7 +121,7 @@ export async function startStandInGitHub(options = {}) {
       return {
         status: fault.status,
         headers: fault.headers,
-        body: { message: fault.message ?? 'Error', documentation_url: 'https://docs.github.com/rest' }
+        body: fault.body ?? { message: fault.message ?? 'Error', documentation_url: 'https://docs.github.com/rest' }
       }
     }
     const read = route && answerRead(route, req)
@@ -278,8 +282,8 @@ export async function startStandInGitHub(options = {}) {
         return
       }
       const { status, body, headers } = answered
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
-      res.end(JSON.stringify(body))
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...options.headers, ...headers })
+      res.end(typeof body === 'string' ? body : JSON.stringify(body))
     })
   })
   const host = options.host ?? '127.0.0.1'

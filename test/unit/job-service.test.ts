@@ -207,6 +207,16 @@ describe('excerpt', () => {
     expect(excerpt(response(page))).toBe('502 Bad Gateway nginx')
   })
 
+  it('reads scripts and styles in any case, with blanks in their closers; one never closed hides the rest', () => {
+    expect(excerpt(response('<SCRIPT type="x">a<b</Script >Bad <Style>p{}</style\n>gateway'))).toBe('Bad gateway')
+    expect(excerpt(response('<p>Busy</p><script>var x = "<p>not text</p>"'))).toBe('Busy')
+    expect(excerpt(response('<scripts>Busy</scripts>'))).toBe('Busy')
+  })
+
+  it('keeps a "<" that opens no tag, and takes a tag to end at its first ">"', () => {
+    expect(excerpt(response('<<b>Busy</b> 1 < 2'))).toBe('< Busy 1 < 2')
+  })
+
   it('never shows the key, should a server echo it', () => {
     expect(excerpt(response(`Unauthorized: Bearer ${KEY}`))).toBe('Unauthorized: Bearer ***')
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sleep, startDeadline } from '../../src/deadline.js'
 import { DeadlineError } from '../../src/errors.js'
-import { backoffMs, readBackoff, retryAfterMs } from '../../src/retry-policy.js'
+import { backoffMs, contextBudgetMs, readBackoff, retryAfterMs } from '../../src/retry-policy.js'
 
 describe('backoffMs', () => {
   it('doubles from the base, within the upper half of each step', () => {
@@ -13,6 +13,15 @@ describe('backoffMs', () => {
 
   it('never goes past the cap', () => {
     expect(backoffMs(20, 1000, 30_000, () => 1 - 1e-12)).toBe(30_000)
+  })
+})
+
+describe('contextBudgetMs', () => {
+  it("gives the context's reads at most 10s, and at most half the time left: the rest is the create's", () => {
+    expect(contextBudgetMs(30 * 60_000)).toBe(10_000)
+    expect(contextBudgetMs(9000)).toBe(4500)
+    expect(contextBudgetMs(4000)).toBe(2000)
+    expect(contextBudgetMs(0)).toBe(0)
   })
 })
 
