@@ -152,7 +152,7 @@ describe.concurrent('item 2: an error page of tag openers and line breaks costs 
     const service = await standIn(test, {
       faults: [{ method: 'GET', status: 503, body: LT, contentType: 'text/html', times: 1000 }]
     })
-    const run = await timedRun({ inputs: inputsFor(service, { jobId: 'job_1', timeout: '2s' }) })
+    const run = await timedRun({ inputs: inputsFor(service, { jobId: 'job_1', prompt: '', timeout: '2s' }) })
 
     expect(run.code).toBe(1)
     expect(run.ms).toBeLessThan(2000 + SLACK_MS)
