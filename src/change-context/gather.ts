@@ -2,6 +2,7 @@
 // GitHub's API before the create. It may cost the create a few requests and at most a few seconds,
 // and it never stops the create: whatever goes wrong is a warning, and a thinner section.
 import { Input } from '../constants.js'
+import { blankCredentials, type Blanked } from './credentials.js'
 import { GitHubReader, READ_LIMITS, type ReadLimits } from './github-reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered } from './gathering.js'
 import { gatherIssueComment } from './issue-comment.js'
@@ -27,6 +28,9 @@ export interface ChangeContext {
   requests: number
   /** The event asks for no job (a push that deleted a branch): the notices say why. */
   startsNothing: boolean
+  /** Credentials blanked in the section (see credentials.ts), and files whose diff is never sent. */
+  blanked?: Blanked[]
+  secretFiles?: string[]
 }
 
 const GATHERERS: Record<string, (gathering: Gathering) => Promise<Gathered>> = {
@@ -59,14 +63,16 @@ export async function gatherChangeContext(
     const gather = repository ? GATHERERS[request.eventName] : undefined
     const gathered = (gather && (await gather(gathering))) || { facts: null }
     const facts = gathered.facts ?? (gathered.startsNothing ? null : { summary: [eventLine(request, repository)] })
-    const section = facts ? renderSection(facts, request.detail, request.limit) : ''
+    const scan = facts ? await blankCredentials(facts) : null
+    const section = scan ? renderSection(scan.facts, request.detail, request.limit) : ''
     const failures = gathering.failures.filter((failure) => failure.kind !== 'cancelled')
     return {
       section,
       notices: gathering.notices,
       warnings: failures.length ? [failuresWarning(failures, gathered.instead ?? '', Input.githubToken)] : [],
       requests: gathering.requests,
-      startsNothing: gathered.startsNothing === true
+      startsNothing: gathered.startsNothing === true,
+      ...(scan && { blanked: scan.blanked, secretFiles: scan.secretFiles })
     }
   } catch (error) {
     return {

@@ -157,17 +157,19 @@ function fileLine(file: ChangedFile, detail: ContextDetail): string {
   const counts =
     file.additions !== undefined && file.deletions !== undefined ? `, +${file.additions} -${file.deletions}` : ''
   const note =
-    detail !== 'diff'
-      ? kind === 'source'
-        ? ''
-        : ` (${kind})`
-      : !diffWorthShowing(kind)
-        ? ` (${kind}: diff not shown)`
-        : file.patch
-          ? kind === 'test'
-            ? ' (test)'
-            : ''
-          : ' (no diff from GitHub: binary or too large)'
+    kind === 'secret'
+      ? ' (may hold credentials: its diff is never sent)'
+      : detail !== 'diff'
+        ? kind === 'source'
+          ? ''
+          : ` (${kind})`
+        : !diffWorthShowing(kind)
+          ? ` (${kind}: diff not shown)`
+          : file.patch
+            ? kind === 'test'
+              ? ' (test)'
+              : ''
+            : ' (no diff from GitHub: binary or too large)'
   return `- ${codeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${note}`
 }
 

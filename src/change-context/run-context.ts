@@ -2,6 +2,7 @@
 // given, and what there is to say about it logged.
 import type { Settings } from '../inputs.js'
 import { log } from '../log.js'
+import { describeBlanked } from './credentials.js'
 import { contextRequestFromRunner } from './from-runner.js'
 import { gatherChangeContext, type ChangeContext } from './gather.js'
 
@@ -25,6 +26,7 @@ export async function gatherRunContext(
   for (const warning of context.warnings) log.warning(warning)
   if (context.startsNothing) return context
   for (const notice of context.notices) log.notice(notice)
+  logWhatWasKeptBack(context)
   if (context.section) {
     const reads = context.requests === 1 ? '1 GitHub request' : `${context.requests} GitHub requests`
     log.info(
@@ -33,4 +35,23 @@ export async function gatherRunContext(
     )
   }
   return context
+}
+
+/** The credentials blanked and the secret files named: how many and where, never a value. */
+function logWhatWasKeptBack({ blanked = [], secretFiles = [] }: ChangeContext): void {
+  if (blanked.length > 0) {
+    log.warning(
+      `The context held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
+        `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in the repository's history, ` +
+        'so rotate it.'
+    )
+  }
+  if (secretFiles.length > 0) {
+    const shown =
+      secretFiles.slice(0, 10).join(', ') + (secretFiles.length > 10 ? `, and ${secretFiles.length - 10} more` : '')
+    log.info(
+      `${secretFiles.length === 1 ? '1 changed file holds' : `${secretFiles.length} changed files hold`} credentials ` +
+        `by convention, so the context names ${secretFiles.length === 1 ? 'it' : 'them'} without the diff: ${shown}.`
+    )
+  }
 }
