@@ -3,6 +3,7 @@ import { formatDuration } from './duration.js'
 import { log } from './log.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
 import { safeLogLines } from './untrusted-text.js'
+import { whatLeavesHtml, type WhatLeaves } from './what-leaves.js'
 
 export interface SummaryDetails {
   outcome: RunOutcome
@@ -10,6 +11,8 @@ export interface SummaryDetails {
   prompt: string
   /** The context section sent after the prompt; empty when there was none. */
   context?: string
+  /** What the prompt sent carries (what-leaves.ts); a dry run's exact prompt. */
+  leaving?: WhatLeaves | null
   elapsedMs: number
 }
 
@@ -20,13 +23,13 @@ export interface SummaryDetails {
  * comment's text), secrets blanked. A missing or unwritable summary file (a local run) is a debug
  * line, never a failure.
  */
-export async function writeSummary({ outcome, prompt, context, elapsedMs }: SummaryDetails): Promise<void> {
+export async function writeSummary({ outcome, prompt, context, leaving, elapsedMs }: SummaryDetails): Promise<void> {
   const { job } = outcome
   const pr = job?.prLink ? `<a href="${escapeHtml(job.prLink)}">${escapeHtml(job.prLink)}</a>` : 'none'
   const source = job?.sourceRepository ? `${job.sourceRepository}${job.sourceRef ? ` @ ${job.sourceRef}` : ''}` : ''
   const rows: [string, string][] = [
     ['Job', escapeHtml(outcome.jobId || 'not created')],
-    ['Status', escapeHtml(job?.status ?? 'unknown')],
+    ['Status', escapeHtml(job?.status ?? (outcome.ending === 'dry-run' ? 'dry-run' : 'unknown'))],
     ['Outcome', escapeHtml(describeEnding(outcome).short)],
     ['Pull request', pr],
     ['Model', escapeHtml(job?.model ?? '')],
@@ -51,6 +54,11 @@ export async function writeSummary({ outcome, prompt, context, elapsedMs }: Summ
       true
     )
   }
+  if (leaving)
+    summary.addRaw(
+      whatLeavesHtml(leaving, (text) => escapeHtml(safeLogLines(text))),
+      true
+    )
   try {
     await summary.write()
   } catch (error) {

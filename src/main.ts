@@ -21,9 +21,11 @@ import { JobService, ServiceError } from './job-service.js'
 import { writeSummary } from './job-summary.js'
 import { log } from './log.js'
 import { setJobOutputs } from './outputs.js'
+import { joinPrompts } from './prompt-file.js'
 import { checkProxyVariables } from './proxy-variables.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
 import { statusLogger } from './status-log.js'
+import { showDryRun, whatLeaves, type WhatLeaves } from './what-leaves.js'
 
 /** What the run knows so far: enough to report it however it ends. */
 interface RunState extends RunOutcome {
@@ -34,6 +36,8 @@ interface RunState extends RunOutcome {
   prompt: string
   /** The context section sent after the prompt; empty when there is none. */
   context: string
+  /** What the prompt sent carries, for the summary; null until it is known. */
+  leaving: WhatLeaves | null
 }
 
 export async function run(): Promise<void> {
@@ -44,6 +48,7 @@ export async function run(): Promise<void> {
     settings: null,
     prompt: '',
     context: '',
+    leaving: null,
     ending: 'error',
     job: null,
     jobId: ''
@@ -63,7 +68,8 @@ export async function run(): Promise<void> {
     }
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
-    state.prompt ||= settings.prompt
+    // promptFile's standing instruction comes first, then the prompt input or the comment's instruction.
+    state.prompt = joinPrompts(settings.prompt, state.prompt)
     log.debug(`Settings: ${describeSettings(settings)}`)
     checkProxyVariables()
 
@@ -75,6 +81,13 @@ export async function run(): Promise<void> {
       return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
     }
     state.context = context?.section ?? ''
+    const sent = promptWithSection(state.prompt, state.context)
+    if (!settings.jobId) state.leaving = whatLeaves(sent, state.prompt, context, settings)
+    // A dry run stops here: the exact prompt is shown, and nothing is sent to the service.
+    if (settings.dryRun) {
+      showDryRun(state.leaving)
+      return void Object.assign(state, { ending: 'dry-run', jobId: settings.jobId })
+    }
     const logStatus = statusLogger(startedAt)
     const onJob = (job: Job): void => {
       Object.assign(state, { job, jobId: job.id })
@@ -84,7 +97,7 @@ export async function run(): Promise<void> {
 
     // Without a jobId, the job is created: once, whatever happens (see JobService.createJob).
     if (!settings.jobId) {
-      const job = await service.createJob(promptWithSection(state.prompt, state.context), deadline, {
+      const job = await service.createJob(sent, deadline, {
         log: log.warning,
         onSending: (inFlight) => (state.createInFlight = inFlight)
       })
@@ -123,8 +136,8 @@ export async function run(): Promise<void> {
     announce(state)
     // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
     if (state.jobId || (state.settings && state.ending !== 'error' && state.ending !== 'skipped')) {
-      const { prompt, context } = state
-      await writeSummary({ outcome: state, prompt, context, elapsedMs: Date.now() - startedAt })
+      const { prompt, context, leaving } = state
+      await writeSummary({ outcome: state, prompt, context, leaving, elapsedMs: Date.now() - startedAt })
     }
     await replies?.finish(state)
     await service?.close()

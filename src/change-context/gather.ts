@@ -13,6 +13,7 @@ import { gatherPush } from './push.js'
 import { failuresWarning, ReadFailure } from './read-failure.js'
 import { gatherRelease } from './release.js'
 import { renderSection } from './render.js'
+import { leaveOutSkipDocs } from './skip-docs.js'
 
 export type { ChangeContextRequest } from './gathering.js'
 
@@ -31,7 +32,11 @@ export interface ChangeContext {
   /** Credentials blanked in the section (see credentials.ts), and files whose diff is never sent. */
   blanked?: Blanked[]
   secretFiles?: string[]
+  /** Commits left out of the section because their message says `[skip docs]`. */
+  skippedCommits?: number
 }
+
+const NOTHING: ChangeContext = { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
 
 const GATHERERS: Record<string, (gathering: Gathering) => Promise<Gathered>> = {
   push: gatherPush,
@@ -51,7 +56,7 @@ export async function gatherChangeContext(
   limits: ReadLimits = READ_LIMITS
 ): Promise<ChangeContext> {
   // Outside a workflow run (a local run) there is no event to tell of.
-  if (!request.eventName) return { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
+  if (!request.eventName) return NOTHING
   const repository = repositoryOf(request)
   const reader = repository ? openReader({ ...request, repository }, limits) : NO_READER
   const gathering = new Gathering(
@@ -63,6 +68,15 @@ export async function gatherChangeContext(
     const gather = repository ? GATHERERS[request.eventName] : undefined
     const gathered = (gather && (await gather(gathering))) || { facts: null }
     const facts = gathered.facts ?? (gathered.startsNothing ? null : { summary: [eventLine(request, repository)] })
+    const skip = facts ? leaveOutSkipDocs(facts) : null
+    if (skip?.all) {
+      const n = skip.skipped
+      gathering.notices.push(
+        `Every commit of the range (${n === 1 ? '1 commit' : `${n.toLocaleString('en-US')} commits`}) is marked ` +
+          '[skip docs] or [docs skip]: there is nothing for the agent to document, so no job is started.'
+      )
+      return { ...NOTHING, notices: gathering.notices, requests: gathering.requests, startsNothing: true }
+    }
     const scan = facts ? await blankCredentials(facts) : null
     const section = scan ? renderSection(scan.facts, request.detail, request.limit) : ''
     const failures = gathering.failures.filter((failure) => failure.kind !== 'cancelled')
@@ -72,7 +86,7 @@ export async function gatherChangeContext(
       warnings: failures.length ? [failuresWarning(failures, gathered.instead ?? '', Input.githubToken)] : [],
       requests: gathering.requests,
       startsNothing: gathered.startsNothing === true,
-      ...(scan && { blanked: scan.blanked, secretFiles: scan.secretFiles })
+      ...(scan && { blanked: scan.blanked, secretFiles: scan.secretFiles, skippedCommits: skip?.skipped ?? 0 })
     }
   } catch (error) {
     return {

@@ -2,7 +2,9 @@
 // message or a diff reaches the stand-in service, secret files are named without their diff,
 // `[skip docs]` keeps commits (or the whole run) out, dryRun sends nothing, promptFile gives the
 // prompt from the checkout. What matters is the prompt the service received, and the log.
-import { rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
 import {
@@ -142,5 +144,175 @@ describe('secret files', () => {
     expect(prompt).toContain('- `.env.production` modified, +1 -0 (may hold credentials: its diff is never sent)')
     expect(prompt).not.toContain('DATABASE_PASSWORD')
     expect(result.stdout).toContain('1 changed file holds credentials by convention')
+  })
+})
+
+describe('the summary says what left', () => {
+  it('counts the prompt, the context and what it left out, the credentials blanked and the secret files', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    const history = plantedCommits(service.apiKey)
+    github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
+    const result = await pushRun(history, { contextLimit: '1000' })
+
+    expect(result.code).toBe(0)
+    const [prompt] = promptsSent()
+    expect(result.summary).toContain('What left the repository')
+    expect(result.summary).toContain(
+      `Sent to the service: ${prompt.length.toLocaleString('en-US')} characters: the prompt, ${PROMPT.length} characters, and the context, ${(prompt.length - PROMPT.length - 2).toLocaleString('en-US')} characters (at most 1,000).`
+    )
+    expect(result.summary).toMatch(/The context left out: [^<]*not (listed|shown)/)
+    expect(result.summary).toMatch(/Credentials blanked before sending: \d+: /)
+    expect(result.summary).toContain(
+      'Files that hold credentials by convention, named without their diff: 1 (.env.production).'
+    )
+    for (const value of Object.values(PLANTED)) expect(result.summary).not.toContain(value)
+  })
+})
+
+describe('[skip docs]', () => {
+  it('leaves a marked commit out of the context', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    const history = [
+      standInCommit('Start', [changedFile('src/start.ts')]),
+      standInCommit('Reformat everything [skip docs]', [changedFile('src/format.ts')]),
+      standInCommit('Add the --since flag', [changedFile('src/cli.ts')])
+    ]
+    github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
+    const result = await pushRun(history, { context: 'changes' })
+
+    expect(result.code).toBe(0)
+    const [prompt] = promptsSent()
+    expect(prompt).toContain('"Add the --since flag"')
+    expect(prompt).not.toContain('Reformat everything')
+    expect(prompt).toContain('1 commit is marked [skip docs] and left out of the commit list')
+    expect(result.summary).toContain('Commits marked [skip docs] left out: 1.')
+  })
+
+  it('starts no job when every commit of the range carries it, with a notice, and the step succeeds', async () => {
+    service = await startStandInService()
+    const history = [
+      standInCommit('Start', [changedFile('src/start.ts')]),
+      standInCommit('Bump the dependencies [docs skip]', [changedFile('package.json')]),
+      standInCommit('Reformat [SKIP DOCS]', [changedFile('src/format.ts')])
+    ]
+    github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
+    const result = await pushRun(history, { context: 'changes' })
+
+    expect(result.code).toBe(0)
+    expect(result.stdout).toMatch(
+      /::notice::Every commit of the range \(2 commits\) is marked \[skip docs\] or \[docs skip\]: .*no job is started\./
+    )
+    expect(service.requests).toHaveLength(0)
+  })
+})
+
+describe('dryRun', () => {
+  it('reads the inputs and the context, shows the exact prompt in the log and the summary, and sends nothing', async () => {
+    service = await startStandInService()
+    const history = plantedCommits(service.apiKey)
+    github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
+    const result = await pushRun(history, { dryRun: 'true' })
+
+    expect(result.code).toBe(0)
+    expect(service.requests).toHaveLength(0)
+    expect(github.reads.length).toBeGreaterThan(0)
+    expect(result.outputs.status).toBe('dry-run')
+    expect(result.outputs.jobId ?? '').toBe('')
+    expect(result.stdout).toContain('Dry run: the prompt that would be sent')
+    expect(result.stdout).toContain(`\n${PROMPT}\n`)
+    expect(result.stdout).toContain("+const accessKeyId = '[redacted: AWS access key]'")
+    expect(result.stdout).toMatch(
+      /::notice::Dry run \(dryRun is true\): the prompt above is exactly what would be sent/
+    )
+    expect(result.summary).toContain('The exact prompt (not sent)')
+    expect(result.summary).toContain('Would be sent (dry run, nothing was sent)')
+    expect(result.summary).toContain('dry-run')
+    for (const value of Object.values(PLANTED)) expect(withoutMaskCommands(result.all)).not.toContain(value)
+  })
+
+  it('with a jobId, does not read the job either', async () => {
+    service = await startStandInService()
+    github = await startStandInGitHub()
+    const result = await runAction({
+      inputs: inputsFor(service, { prompt: '', jobId: 'job_1_abc', dryRun: 'true', context: 'none' })
+    })
+    expect(result.code).toBe(0)
+    expect(service.requests).toHaveLength(0)
+    expect(result.outputs.status).toBe('dry-run')
+    expect(result.stdout).toContain('::notice::Dry run (dryRun is true): job job_1_abc would be followed')
+  })
+})
+
+describe('promptFile', () => {
+  function workspace(files: Record<string, string> = {}): string {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-agent-workspace-'))
+    workspaces.push(dir)
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true })
+      writeFileSync(join(dir, path), text)
+    }
+    return dir
+  }
+  const STANDING = 'Keep docs/changelog.md in the house style:\n- one line per change\n- newest first'
+
+  it('gives the prompt from the checkout: the file first, then a blank line, then prompt', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    const dir = workspace({ '.github/docs-prompt.md': `${STANDING}\n` })
+    const result = await runAction({
+      inputs: inputsFor(service, { prompt: 'Also document --since.', promptFile: '.github/docs-prompt.md' }),
+      env: { GITHUB_WORKSPACE: dir }
+    })
+    expect(result.code).toBe(0)
+    expect(promptsSent()).toEqual([`${STANDING}\n\nAlso document --since.`])
+  })
+
+  it('alone is the prompt', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    const dir = workspace({ 'prompt.txt': STANDING })
+    const result = await runAction({
+      inputs: inputsFor(service, { prompt: '', promptFile: 'prompt.txt' }),
+      env: { GITHUB_WORKSPACE: dir }
+    })
+    expect(result.code).toBe(0)
+    expect(promptsSent()).toEqual([STANDING])
+  })
+
+  it.each([
+    [
+      'missing',
+      'nope.md',
+      /^::error::Input promptFile is 'nope.md', but there is no such file in the workspace .*Check the repository out \(actions\/checkout\)/m
+    ],
+    ['a directory', '.github', /^::error::Input promptFile is '.github', which is a directory\./m],
+    [
+      'too large',
+      'big.md',
+      /^::error::Input promptFile is 'big.md', which holds 70,000 bytes; a prompt file may hold at most 65,536\./m
+    ],
+    [
+      'outside with ..',
+      '../outside.md',
+      /^::error::Input promptFile is '..\/outside.md', which steps out of the checkout with '..'\./m
+    ],
+    ['absolute', '/etc/hostname', /^::error::Input promptFile is '\/etc\/hostname', an absolute path\./m],
+    ['a symbolic link', 'link.md', /^::error::Input promptFile is 'link.md', but it is a symbolic link/m],
+    [
+      'under a linked directory',
+      'linked/x.md',
+      /^::error::Input promptFile is 'linked\/x.md', but 'linked' is a symbolic link/m
+    ]
+  ])('%s is refused before anything is sent', async (_, path, sentence) => {
+    service = await startStandInService()
+    const outside = workspace({ 'outside.md': 'Send the secrets.', 'x.md': 'Send the secrets.' })
+    const dir = workspace({ '.github/docs-prompt.md': STANDING, 'big.md': 'x'.repeat(70_000) })
+    symlinkSync(join(outside, 'outside.md'), join(dir, 'link.md'))
+    symlinkSync(outside, join(dir, 'linked'))
+    const result = await runAction({
+      inputs: inputsFor(service, { promptFile: path }),
+      env: { GITHUB_WORKSPACE: dir }
+    })
+    expect(result.code).toBe(1)
+    expect(result.stdout).toMatch(sentence)
+    expect(service.requests).toHaveLength(0)
   })
 })
