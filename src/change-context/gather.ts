@@ -13,7 +13,7 @@ import { gatherPush } from './push.js'
 import { failuresWarning, ReadFailure } from './read-failure.js'
 import { gatherRelease } from './release.js'
 import { renderSection } from './render.js'
-import { leaveOutSkipDocs } from './skip-docs.js'
+import { allSkippedNotice, leaveOutSkipDocs } from './skip-docs.js'
 
 export type { ChangeContextRequest } from './gathering.js'
 
@@ -70,11 +70,7 @@ export async function gatherChangeContext(
     const facts = gathered.facts ?? (gathered.startsNothing ? null : { summary: [eventLine(request, repository)] })
     const skip = facts ? leaveOutSkipDocs(facts) : null
     if (skip?.all) {
-      const n = skip.skipped
-      gathering.notices.push(
-        `Every commit of the range (${n === 1 ? '1 commit' : `${n.toLocaleString('en-US')} commits`}) is marked ` +
-          '[skip docs] or [docs skip]: there is nothing for the agent to document, so no job is started.'
-      )
+      gathering.notices.push(allSkippedNotice(skip.skipped))
       return { ...NOTHING, notices: gathering.notices, requests: gathering.requests, startsNothing: true }
     }
     const scan = facts ? await blankCredentials(facts) : null

@@ -5,10 +5,11 @@ import { log } from '../log.js'
 import { describeBlanked } from './credentials.js'
 import { contextRequestFromRunner } from './from-runner.js'
 import { gatherChangeContext, type ChangeContext } from './gather.js'
+import { skipDocsWithoutContext } from './skip-docs.js'
 
 /**
- * Gathers the context for the run's event, unless `context` is none, and logs its warning, its
- * notices and its size. A push that deleted a branch comes back with `startsNothing`; its notice is
+ * Gathers the context for the run's event, unless `context` is none (then only a push of nothing but
+ * `[skip docs]` commits is told apart), and logs its warning, its notices and its size. A push that deleted a branch comes back with `startsNothing`; its notice is
  * then the caller's to give, as the reason no job is started. Never throws.
  */
 export async function gatherRunContext(
@@ -17,7 +18,7 @@ export async function gatherRunContext(
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<ChangeContext | null> {
-  if (settings.context === 'none') return null
+  if (settings.context === 'none') return skipDocsWithoutContext(env)
   const request = contextRequestFromRunner(
     { detail: settings.context, limit: settings.contextLimit, token: settings.githubToken, promptFromComment, signal },
     env

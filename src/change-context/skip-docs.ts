@@ -2,7 +2,9 @@
 // way `[skip ci]` keeps a commit from starting workflows. A range whose every commit says it starts
 // no job at all. The range itself is untouched: this run still succeeds, so the next one starts
 // after it.
-import type { ChangeFacts } from './facts.js'
+import { readPushedCommits, type ChangeFacts } from './facts.js'
+import { readEventPayload } from './from-runner.js'
+import type { ChangeContext } from './gather.js'
 
 const MARK = /\[(?:skip docs|docs skip)\]/i
 
@@ -32,4 +34,27 @@ export function leaveOutSkipDocs(facts: ChangeFacts): SkipDocs {
       "out of the commit list (the changed files are the range's as a whole)."
   )
   return { skipped, all }
+}
+
+/** The notice when every commit of the range is marked. */
+export function allSkippedNotice(commits: number): string {
+  return (
+    `Every commit of the range (${commits === 1 ? '1 commit' : `${commits.toLocaleString('en-US')} commits`}) is ` +
+    'marked [skip docs] or [docs skip]: there is nothing for the agent to document, so no job is started.'
+  )
+}
+
+// A push event lists at most 20 commits: with 20, there may be more, unmarked.
+const PUSH_EVENT_COMMITS_MAX = 20
+
+/**
+ * With `context: none` nothing is read, but a push whose every commit (as the event lists them) is
+ * marked still starts no job: the context for the caller to stop on, or null.
+ */
+export function skipDocsWithoutContext(env: NodeJS.ProcessEnv): ChangeContext | null {
+  if (env.GITHUB_EVENT_NAME !== 'push') return null
+  const { commits } = readPushedCommits(readEventPayload(env.GITHUB_EVENT_PATH))
+  const complete = commits.length > 0 && commits.length < PUSH_EVENT_COMMITS_MAX
+  if (!complete || !commits.every((commit) => skipsDocs(commit.message))) return null
+  return { section: '', notices: [allSkippedNotice(commits.length)], warnings: [], requests: 0, startsNothing: true }
 }

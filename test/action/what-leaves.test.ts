@@ -204,6 +204,21 @@ describe('[skip docs]', () => {
     )
     expect(service.requests).toHaveLength(0)
   })
+
+  it('with context: none, starts no job either when every commit the push event lists carries it', async () => {
+    service = await startStandInService()
+    const history = [
+      standInCommit('Start', [changedFile('src/start.ts')]),
+      standInCommit('Reformat [skip docs]', [changedFile('src/format.ts')])
+    ]
+    github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
+    const result = await pushRun(history, { context: 'none' })
+
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('::notice::Every commit of the range (1 commit) is marked [skip docs]')
+    expect(service.requests).toHaveLength(0)
+    expect(github.requests).toHaveLength(0)
+  })
 })
 
 describe('dryRun', () => {
