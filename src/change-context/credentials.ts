@@ -43,7 +43,8 @@ const PATTERNS: { kind: string; pattern: RegExp }[] = [
   { kind: 'Slack webhook', pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]+/g },
   { kind: 'Stripe key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}/g },
   { kind: 'Stripe webhook secret', pattern: /\bwhsec_[A-Za-z0-9]{20,}/g },
-  { kind: 'docs agent API key', pattern: /\bsvc_[A-Za-z0-9_\-.~+/=]{8,}/g },
+  // A key is svc_ and any printable ASCII (inputs.ts): it runs to a blank, a quote or a bracket.
+  { kind: 'docs agent API key', pattern: /\bsvc_[^\s'"`<>()[\]{},;]{8,}/g },
   { kind: 'JSON web token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   // The password of any URL (a database connection string, basic auth): the scheme, user and host stay.
   {
@@ -88,7 +89,7 @@ export async function blankCredentials(
     const ownCount = own[i].split(OWN_MARKER).length - texts[i].split(OWN_MARKER).length
     const narrow = patternHits(own[i])
     // A rule that takes the whole line (`aws_secret = '...'`) yields to a pattern that takes the value alone.
-    const wide = (found[i] ?? []).filter((hit) => !narrow.some((n) => n.start >= hit.start && n.end <= hit.end))
+    const wide = (found[i] ?? []).filter((hit) => !narrow.some((n) => n.start < hit.end && hit.start < n.end))
     const result = replaceHits(own[i], [...narrow, ...wide])
     for (let n = 0; n < ownCount; n++) kinds.push({ piece, kind: OWN_SECRET })
     for (const kind of result.kinds) kinds.push({ piece, kind })
@@ -196,6 +197,8 @@ function replaceHits(text: string, hits: Hit[]): { text: string; kinds: string[]
   return { text: out, kinds: merged.map((hit) => hit.kind) }
 }
 
+const TOKEN_CHARACTER = /[A-Za-z0-9+/=_-]/
+
 // Between texts in the one document secretlint scans: no credential pattern spans a blank line.
 const SEPARATOR = '\n\n\n'
 
@@ -228,7 +231,10 @@ export const secretlintScanner: Scanner = async (texts) => {
     let i = starts.length - 1
     while (i > 0 && starts[i] > from) i--
     const start = from - starts[i]
-    const end = Math.min(to - starts[i], texts[i].length)
+    // Some rules report a range shorter than the value (the AWS rule's is 40 characters from the
+    // start of the whole assignment): the hit runs on to the end of the token, so no tail is left.
+    let end = Math.min(to - starts[i], texts[i].length)
+    while (end < texts[i].length && TOKEN_CHARACTER.test(texts[i][end])) end++
     found[i].push({ start, end, kind: kindOf(message.ruleId, message.messageId) })
   }
   return found

@@ -116,11 +116,12 @@ describe('credentials in commit messages and diffs', () => {
     }
     expect(prompt).toContain("const region = 'eu-west-1'")
     expect(prompt).toContain('+export const retries = 3')
-    expect(prompt).toContain('[redacted: AWS access key]')
+    expect(prompt).toContain("+const accessKeyId = '[redacted: AWS access key]'")
+    expect(prompt).toContain("+const aws_secret_access_key = '[redacted: AWS secret key]'")
+    expect(prompt).toContain("+const db = 'postgres://admin:[redacted: password in a URL]@db.example.com:5432/app'")
     expect(prompt).toContain('[redacted: GitHub token]')
     expect(prompt).toContain('[redacted: private key]')
     expect(prompt).toContain("[redacted: this run's API key or GitHub token]")
-    expect(prompt).toContain('postgres://admin:')
     // The log says how many and where, never a value.
     const warning = result.stdout.split('\n').find((line) => line.includes('blanked before sending'))
     expect(warning).toMatch(/^::warning::The context held \d+ credentials, blanked before sending: /)
