@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { watchForCancel } from './cancel.js'
 import { promptWithSection } from './change-context/render.js'
-import { gatherRunContext } from './change-context/run-context.js'
+import { blankInstruction, gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest } from './comment-trigger.js'
 import { Output } from './constants.js'
@@ -63,7 +63,7 @@ export async function run(): Promise<void> {
     if (commentSettings) {
       const request = readCommentRequest(commentSettings)
       if (!request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
-      state.prompt = request.prompt
+      state.prompt = await blankInstruction(request.prompt)
       replies = startCommentReplies(request.comment, readGithubToken())
     }
     const settings = (state.settings = readSettings())

@@ -99,6 +99,16 @@ export async function blankCredentials(
   return { facts, blanked, secretFiles: secret.map((file) => file.path) }
 }
 
+/** One text (a comment's instruction) with its credentials blanked, and what was blanked there. */
+export async function blankCredentialsInText(
+  text: string,
+  where: string
+): Promise<{ text: string; blanked: Blanked[] }> {
+  const facts: ChangeFacts = { summary: [text] }
+  const { blanked } = await blankCredentials(facts)
+  return { text: facts.summary[0], blanked: blanked.map((found) => ({ ...found, where })) }
+}
+
 /** A credential found: where it is in the text, and its kind. */
 export interface Hit {
   start: number

@@ -2,7 +2,7 @@
 // given, and what there is to say about it logged.
 import type { Settings } from '../inputs.js'
 import { log } from '../log.js'
-import { describeBlanked } from './credentials.js'
+import { blankCredentialsInText, describeBlanked } from './credentials.js'
 import { contextRequestFromRunner } from './from-runner.js'
 import { gatherChangeContext, type ChangeContext } from './gather.js'
 import { skipDocsWithoutContext } from './skip-docs.js'
@@ -38,13 +38,26 @@ export async function gatherRunContext(
   return context
 }
 
+/**
+ * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
+ * prompt: its credentials are blanked and counted like the context's.
+ */
+export async function blankInstruction(instruction: string): Promise<string> {
+  const { text, blanked } = await blankCredentialsInText(instruction, "the comment's instruction")
+  logWhatWasKeptBack({ blanked }, "comment's instruction")
+  return text
+}
+
 /** The credentials blanked and the secret files named: how many and where, never a value. */
-function logWhatWasKeptBack({ blanked = [], secretFiles = [] }: ChangeContext): void {
+function logWhatWasKeptBack(
+  { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
+  what: 'context' | "comment's instruction" = 'context'
+): void {
   if (blanked.length > 0) {
+    const where = what === 'context' ? "the repository's history" : 'the comment'
     log.warning(
-      `The context held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
-        `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in the repository's history, ` +
-        'so rotate it.'
+      `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
+        `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`
     )
   }
   if (secretFiles.length > 0) {

@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
 import {
   changedFile,
+  issueCommentEvent,
   pushEvent,
   removeEventFiles,
   runnerEnvironment,
@@ -130,6 +131,28 @@ describe('credentials in commit messages and diffs', () => {
     const printed = withoutMaskCommands(result.all)
     for (const value of Object.values(PLANTED)) expect(printed).not.toContain(value)
     expect(printed).not.toContain(ENV_PASSWORD)
+  })
+})
+
+describe("a comment's instruction", () => {
+  it('has its credentials blanked too: in the prompt sent and in the reply on the thread', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub()
+    const token = PLANTED['GitHub token']
+    const result = await runAction({
+      inputs: inputsFor(service, { prompt: '', githubToken: TOKEN, context: 'none' }),
+      env: runnerEnvironment(
+        github,
+        'issue_comment',
+        issueCommentEvent({ body: `/docs document how ${token} is used` })
+      )
+    })
+
+    expect(result.code).toBe(0)
+    expect(promptsSent()).toEqual(['document how [redacted: GitHub token] is used'])
+    expect(result.stdout).toMatch(/::warning::The comment's instruction held 1 credential, blanked before sending/)
+    expect(JSON.stringify(github.comments)).not.toContain(token)
+    expect(withoutMaskCommands(result.all)).not.toContain(token)
   })
 })
 
