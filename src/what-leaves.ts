@@ -65,7 +65,8 @@ function leftOutLines(section: string): string[] {
     if (line.startsWith('- ') || line.startsWith('Event:') || line.startsWith('Context:') || line.startsWith('Text ')) {
       continue
     }
-    if (LEFT_OUT.test(line)) lines.push(line.trim())
+    // The [skip docs] line is counted on its own line of the summary.
+    if (LEFT_OUT.test(line) && !line.includes('[skip docs]')) lines.push(line.trim())
   }
   return lines
 }
