@@ -54,11 +54,8 @@ export async function writeSummary({ outcome, prompt, context, leaving, elapsedM
       true
     )
   }
-  if (leaving)
-    summary.addRaw(
-      whatLeavesHtml(leaving, (text) => escapeHtml(safeLogLines(text))),
-      true
-    )
+  // What left the repository, counted; a dry run's exact prompt (what-leaves.ts).
+  if (leaving) summary.addRaw(whatLeavesHtml(leaving, summaryText), true)
   try {
     await summary.write()
   } catch (error) {
@@ -66,6 +63,10 @@ export async function writeSummary({ outcome, prompt, context, leaving, elapsedM
   } finally {
     summary.emptyBuffer()
   }
+}
+
+function summaryText(text: string): string {
+  return escapeHtml(safeLogLines(text))
 }
 
 function asHtmlLines(text: string): string {
