@@ -15,7 +15,9 @@ export const Input = {
   allowedAssociations: 'allowedAssociations',
   githubToken: 'githubToken',
   context: 'context',
-  contextLimit: 'contextLimit'
+  contextLimit: 'contextLimit',
+  promptFile: 'promptFile',
+  dryRun: 'dryRun'
 } as const
 
 export const Output = {

@@ -6,6 +6,7 @@ import { ActionError } from './errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './input-names.js'
 import { isJobId } from './job-record.js'
 import { log } from './log.js'
+import { joinPrompts, readPromptFile } from './prompt-file.js'
 import { registerSecret } from './redact.js'
 import { RetryPolicy } from './retry-policy.js'
 import { hasControlCharacter, neutralise } from './untrusted-text.js'
@@ -14,7 +15,11 @@ import { hasControlCharacter, neutralise } from './untrusted-text.js'
 export interface Settings {
   /** The documentation project, as the service names it (not yet URL-encoded). */
   projectId: string
-  /** The instruction for the agent (with a jobId, a follow-up message to it); empty when a comment gives it. */
+  /**
+   * The instruction for the agent: promptFile's text, then the prompt input (with a jobId, the prompt
+   * alone, as a follow-up message to it); empty when a comment gives it (a comment's instruction then
+   * follows promptFile's text).
+   */
   prompt: string
   /** The admin key, `svc_<secret>`; already masked in the log. */
   apiKey: string
@@ -38,6 +43,8 @@ export interface Settings {
   contextLimit: number
   /** For GitHub's API: reading the context, and the replies on a comment thread; already masked; may be empty. */
   githubToken: string
+  /** Read the inputs and the context, show the prompt, send nothing to the service. */
+  dryRun: boolean
 }
 
 export interface CommentSettings {
@@ -93,8 +100,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
   )
   const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
-  const prompt = core.getInput(Input.prompt)
+  const inlinePrompt = core.getInput(Input.prompt)
   const jobId = readJobId(core.getInput(Input.jobId))
+  // A job to follow needs no prompt, so its file is not read.
+  const prompt = joinPrompts(jobId ? '' : readPromptFile(core.getInput(Input.promptFile)), inlinePrompt)
   const comment = readCommentSettings(env)
 
   if (!KEY_SHAPE.test(apiKey)) {
@@ -108,11 +117,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!prompt && !jobId && !comment) {
     throw new ActionError(
       `Input ${Input.prompt} is empty and no ${Input.jobId} is given: there is nothing to do. ` +
-        `Give a prompt to create a job, or a jobId to follow an existing one.`
+        `Give a prompt (or a ${Input.promptFile}) to create a job, or a jobId to follow an existing one.`
     )
   }
   // A prompt with a jobId is a follow-up message to that job (see JobService.sendMessage).
-  if (prompt && env.GITHUB_EVENT_NAME === 'issue_comment') {
+  if (inlinePrompt && env.GITHUB_EVENT_NAME === 'issue_comment') {
     log.warning(
       `This run was started by a comment (issue_comment) and has a ${Input.prompt} input, so it starts a job ` +
         `${jobId ? '(here, a message to one) ' : ''}whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
@@ -143,7 +152,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     comment,
     context: parseContextMode(core.getInput(Input.context)),
     contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
-    githubToken: readGithubToken()
+    githubToken: readGithubToken(),
+    dryRun: readBoolean(Input.dryRun, false)
   }
 }
 

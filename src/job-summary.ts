@@ -2,8 +2,9 @@ import * as core from '@actions/core'
 import { formatDuration } from './duration.js'
 import { log } from './log.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
-import { byteSize, escapeHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
+import { byteSize, escapeHtml, oneLineHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
 import { safeLogLines } from './untrusted-text.js'
+import { whatLeavesHtml, type WhatLeaves } from './what-leaves.js'
 
 // Where it was defined before summary-html.ts took the summary's HTML rules.
 export { escapeHtml } from './summary-html.js'
@@ -14,6 +15,8 @@ export interface SummaryDetails {
   prompt: string
   /** The context section sent after the prompt; empty when there was none. */
   context?: string
+  /** What the prompt sent carries (what-leaves.ts); a dry run's exact prompt. */
+  leaving?: WhatLeaves | null
   elapsedMs: number
 }
 
@@ -25,13 +28,13 @@ export interface SummaryDetails {
  * context take what is left of GitHub's 1 MiB, and a cut says how much is left out. A missing or
  * unwritable summary file (a local run) is a debug line, never a failure.
  */
-export async function writeSummary({ outcome, prompt, context, elapsedMs }: SummaryDetails): Promise<void> {
+export async function writeSummary({ outcome, prompt, context, leaving, elapsedMs }: SummaryDetails): Promise<void> {
   const { job } = outcome
   const pr = job?.prLink ? `<a href="${escapeHtml(job.prLink)}">${escapeHtml(job.prLink)}</a>` : 'none'
   const source = job?.sourceRepository ? `${job.sourceRepository}${job.sourceRef ? ` @ ${job.sourceRef}` : ''}` : ''
   const rows: [string, string][] = [
     ['Job', escapeHtml(outcome.jobId || 'not created')],
-    ['Status', escapeHtml(job?.status ?? 'unknown')],
+    ['Status', escapeHtml(job?.status ?? (outcome.ending === 'dry-run' ? 'dry-run' : 'unknown'))],
     ['Outcome', escapeHtml(describeEnding(outcome).short)],
     ['Pull request', pr],
     ['Model', escapeHtml(job?.model ?? '')],
@@ -46,13 +49,24 @@ export async function writeSummary({ outcome, prompt, context, elapsedMs }: Summ
     ...rows
   ])
   let room = SUMMARY_MAX_BYTES - byteSize(summary.stringify())
-  if (prompt) {
-    const label = outcome.followUp ? 'Follow-up message' : 'Prompt'
-    const block = promptBlock(safeLogLines(prompt), room - (context ? CONTEXT_MIN_BYTES : 0), label)
-    summary.addRaw(block, true)
-    room -= byteSize(block) + 1
+  // What left the repository, counted (what-leaves.ts): short, so it comes before the texts.
+  if (leaving) {
+    const list = whatLeavesHtml(leaving, (text) => oneLineHtml(safeLogLines(text), '<br>'))
+    summary.addRaw(list, true)
+    room -= byteSize(list) + 1
   }
-  if (context) summary.addRaw(contextBlock(safeLogLines(context), room), true)
+  if (leaving?.dryRun) {
+    // A dry run shows the exact prompt that would have been sent: the prompt and the context joined.
+    summary.addRaw(exactPromptBlock(safeLogLines(leaving.sent), room), true)
+  } else {
+    if (prompt) {
+      const label = outcome.followUp ? 'Follow-up message' : 'Prompt'
+      const block = promptBlock(safeLogLines(prompt), room - (context ? CONTEXT_MIN_BYTES : 0), label)
+      summary.addRaw(block, true)
+      room -= byteSize(block) + 1
+    }
+    if (context) summary.addRaw(contextBlock(safeLogLines(context), room), true)
+  }
   try {
     await summary.write()
   } catch (error) {
@@ -87,12 +101,25 @@ function contextBlock(context: string, room: number): string {
   )
 }
 
+/** The exact prompt of a dry run, one line inside <pre> like the context, within `room` bytes. */
+function exactPromptBlock(sent: string, room: number): string {
+  const cut = oneLineHtmlWithin(sent, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
+  return (
+    `<p><strong>The exact prompt (dry run: nothing was sent)</strong></p>` +
+    `<pre>${cut.html}</pre>${cutNote('prompt', cut, 'the log shows it whole')}`
+  )
+}
+
 /** Where a piece was cut to fit GitHub's limit: what is shown, what is left out. Empty when nothing was cut. */
-function cutNote(what: 'prompt' | 'context', { shown, total }: { shown: number; total: number }): string {
+function cutNote(
+  what: 'prompt' | 'context',
+  { shown, total }: { shown: number; total: number },
+  whole = 'the agent received them all'
+): string {
   if (shown >= total) return ''
   return (
     `<p><em>The ${what} is cut here to keep this summary within GitHub's 1 MiB: ${number(total - shown)} of its ` +
-    `${number(total)} characters are left out (the agent received them all).</em></p>`
+    `${number(total)} characters are left out (${whole}).</em></p>`
   )
 }
 

@@ -1,6 +1,6 @@
 import { watchForCancel } from './cancel.js'
 import { promptWithSection } from './change-context/render.js'
-import { gatherRunContext } from './change-context/run-context.js'
+import { blankInstruction, gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest } from './comment-trigger.js'
 import { startDeadline } from './deadline.js'
@@ -19,10 +19,12 @@ import { JobService, ServiceError } from './job-service.js'
 import { writeSummary } from './job-summary.js'
 import { log } from './log.js'
 import { setJobIdOutput, setJobOutputs } from './outputs.js'
+import { joinPrompts } from './prompt-file.js'
 import { checkProxyVariables } from './proxy-variables.js'
 import { noSignWindowMs } from './retry-policy.js'
 import { describeEnding, staleLine, type RunOutcome } from './run-ending.js'
 import { statusLogger } from './status-log.js'
+import { showDryRun, whatLeaves, type WhatLeaves } from './what-leaves.js'
 
 /** What the run knows so far: enough to report it however it ends. */
 interface RunState extends RunOutcome {
@@ -33,6 +35,8 @@ interface RunState extends RunOutcome {
   prompt: string
   /** The context section sent after the prompt; empty when there is none. */
   context: string
+  /** What the prompt sent carries, for the summary; null until it is known. */
+  leaving: WhatLeaves | null
 }
 
 export async function run(): Promise<void> {
@@ -43,6 +47,7 @@ export async function run(): Promise<void> {
     settings: null,
     prompt: '',
     context: '',
+    leaving: null,
     ending: 'error',
     job: null,
     jobId: ''
@@ -57,12 +62,13 @@ export async function run(): Promise<void> {
     if (commentSettings) {
       const request = readCommentRequest(commentSettings)
       if (!request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
-      state.prompt = request.prompt
+      state.prompt = await blankInstruction(request.prompt)
       replies = startCommentReplies(request.comment, readGithubToken())
     }
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
-    state.prompt ||= settings.prompt
+    // promptFile's standing instruction comes first, then the prompt input or the comment's instruction.
+    state.prompt = joinPrompts(settings.prompt, state.prompt)
     log.debug(`Settings: ${describeSettings(settings)}`)
     checkProxyVariables()
 
@@ -75,13 +81,23 @@ export async function run(): Promise<void> {
       return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
     }
     state.context = context?.section ?? ''
+    const sent = promptWithSection(state.prompt, state.context)
+    if (state.prompt) state.leaving = whatLeaves(sent, state.prompt, context, settings)
+    // A dry run stops here: the exact prompt is shown, and nothing is sent to the service.
+    if (settings.dryRun) {
+      showDryRun(state.leaving)
+      return void Object.assign(state, {
+        ending: 'dry-run',
+        jobId: settings.jobId,
+        followUp: !!settings.jobId && !!state.prompt
+      })
+    }
     const logStatus = statusLogger(startedAt)
     const onJob = (job: Job): void => {
       Object.assign(state, { job, jobId: job.id })
       logStatus(job)
     }
     service = new JobService(settings)
-    const message = promptWithSection(state.prompt, state.context)
     const hooks = { log: log.warning, onSending: (inFlight: boolean) => (state.writeInFlight = inFlight) }
 
     // Without an existing job, the job is created; with one and a prompt, the prompt goes to it as a
@@ -89,12 +105,12 @@ export async function run(): Promise<void> {
     const existingJobId = settings.jobId
     if (existingJobId) setJobIdOutput((state.jobId = existingJobId))
     if (!existingJobId) {
-      const job = await service.createJob(message, deadline, hooks)
+      const job = await service.createJob(sent, deadline, hooks)
       log.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
     } else if (state.prompt) {
       state.followUp = true
-      const job = await service.sendMessage(state.jobId, message, deadline, hooks)
+      const job = await service.sendMessage(state.jobId, sent, deadline, hooks)
       log.info(`Sent the follow-up message to job ${state.jobId}.`)
       if (job) onJob(job)
     }
@@ -132,8 +148,8 @@ export async function run(): Promise<void> {
     announce(state)
     // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
     if (state.jobId || (state.settings && state.ending !== 'error' && state.ending !== 'skipped')) {
-      const { prompt, context } = state
-      await writeSummary({ outcome: state, prompt, context, elapsedMs: Date.now() - startedAt })
+      const { prompt, context, leaving } = state
+      await writeSummary({ outcome: state, prompt, context, leaving, elapsedMs: Date.now() - startedAt })
     }
     await replies?.finish(state)
     await service?.close()

@@ -14,11 +14,11 @@ export function registerSecret(value: string): void {
   }
 }
 
-/** The text with every registered secret blanked, in every form a server may echo it in. */
-export function blankSecrets(text: string): string {
+/** The text with every registered secret blanked (as `marker`), in every form a server may echo it in. */
+export function blankSecrets(text: string, marker = '***'): string {
   let blanked = text
   for (const secret of secrets) {
-    for (const form of formsOf(secret)) blanked = blanked.split(form).join('***')
+    for (const form of formsOf(secret)) blanked = blanked.split(form).join(marker)
   }
   return blanked
 }

@@ -6,10 +6,11 @@ import type { Job } from './job-record.js'
 // all take their words from here, so they cannot tell the same ending two ways.
 
 /**
- * How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a deleted branch);
- * `noSign`: after a follow-up message, the job read final throughout, never working (see followJob's awaitWork).
+ * How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a
+ * deleted branch); `noSign`: after a follow-up message, the job read final throughout, never working
+ * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent.
  */
-export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped'
+export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run'
 
 /** What the run knew when it ended: enough to say how. */
 export interface RunOutcome {
@@ -142,6 +143,28 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
             ? "A job was created, but its id could not be read; the workflow run's log says how to find it."
             : "The run failed and no job was started; the workflow run's log says why.",
         log: outcome.reason ?? 'The run failed.'
+      }
+    case 'dry-run':
+      if (outcome.followUp) {
+        return {
+          level: 'notice',
+          icon: '🧪',
+          short: `Dry run: nothing was sent to job ${name}; the summary shows the exact message it would have received.`,
+          log:
+            `Dry run (${Input.dryRun} is true): the message above is exactly what would be sent to job ${jobId}; ` +
+            `nothing was sent to the service. Set ${Input.dryRun} to false to send it.`
+        }
+      }
+      return {
+        level: 'notice',
+        icon: '🧪',
+        short: jobId
+          ? `Dry run: job ${name} would be followed; nothing was sent to the service.`
+          : 'Dry run: nothing was sent to the service; the summary shows the exact prompt it would have received.',
+        log: jobId
+          ? `Dry run (${Input.dryRun} is true): job ${jobId} would be followed; nothing was sent to the service.`
+          : `Dry run (${Input.dryRun} is true): the prompt above is exactly what would be sent; nothing was sent ` +
+            `to the service and no job was created. Set ${Input.dryRun} to false to create the job.`
       }
     case 'skipped':
       return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason ?? 'No job was started.' }

@@ -2,6 +2,7 @@
 // GitHub's API before the create. It may cost the create a few requests and at most a few seconds,
 // and it never stops the create: whatever goes wrong is a warning, and a thinner section.
 import { Input } from '../constants.js'
+import { blankCredentials, type Blanked } from './credentials.js'
 import { GitHubReader, READ_LIMITS, type ReadLimits } from './github-reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered } from './gathering.js'
 import { gatherIssueComment } from './issue-comment.js'
@@ -12,6 +13,7 @@ import { gatherPush } from './push.js'
 import { failuresWarning, ReadFailure } from './read-failure.js'
 import { gatherRelease } from './release.js'
 import { renderSection } from './render.js'
+import { allSkippedNotice, leaveOutSkipDocs } from './skip-docs.js'
 
 export type { ChangeContextRequest } from './gathering.js'
 
@@ -27,7 +29,14 @@ export interface ChangeContext {
   requests: number
   /** The event asks for no job (a push that deleted a branch): the notices say why. */
   startsNothing: boolean
+  /** Credentials blanked in the section (see credentials.ts), and files whose diff is never sent. */
+  blanked?: Blanked[]
+  secretFiles?: string[]
+  /** Commits left out of the section because their message says `[skip docs]`. */
+  skippedCommits?: number
 }
+
+const NOTHING: ChangeContext = { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
 
 const GATHERERS: Record<string, (gathering: Gathering) => Promise<Gathered>> = {
   push: gatherPush,
@@ -47,7 +56,7 @@ export async function gatherChangeContext(
   limits: ReadLimits = READ_LIMITS
 ): Promise<ChangeContext> {
   // Outside a workflow run (a local run) there is no event to tell of.
-  if (!request.eventName) return { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
+  if (!request.eventName) return NOTHING
   const repository = repositoryOf(request)
   const reader = repository ? openReader({ ...request, repository }, limits) : NO_READER
   const gathering = new Gathering(
@@ -59,14 +68,21 @@ export async function gatherChangeContext(
     const gather = repository ? GATHERERS[request.eventName] : undefined
     const gathered = (gather && (await gather(gathering))) || { facts: null }
     const facts = gathered.facts ?? (gathered.startsNothing ? null : { summary: [eventLine(request, repository)] })
-    const section = facts ? renderSection(facts, request.detail, request.limit) : ''
+    const skip = facts ? leaveOutSkipDocs(facts) : null
+    if (skip?.all) {
+      gathering.notices.push(allSkippedNotice(skip.skipped))
+      return { ...NOTHING, notices: gathering.notices, requests: gathering.requests, startsNothing: true }
+    }
+    const scan = facts ? await blankCredentials(facts) : null
+    const section = scan ? renderSection(scan.facts, request.detail, request.limit) : ''
     const failures = gathering.failures.filter((failure) => failure.kind !== 'cancelled')
     return {
       section,
       notices: gathering.notices,
       warnings: failures.length ? [failuresWarning(failures, gathered.instead ?? '', Input.githubToken)] : [],
       requests: gathering.requests,
-      startsNothing: gathered.startsNothing === true
+      startsNothing: gathered.startsNothing === true,
+      ...(scan && { blanked: scan.blanked, secretFiles: scan.secretFiles, skippedCommits: skip?.skipped ?? 0 })
     }
   } catch (error) {
     return {

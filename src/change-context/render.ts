@@ -204,11 +204,15 @@ function linesLeftOut(
   return files.total <= files.list.length ? linesOf(unlisted) : undefined
 }
 
+const SECRET_NOTE = ' (may hold credentials: its diff is never sent)'
+
 function fileLine(file: ChangedFile, detail: ContextDetail): string {
   const kind = fileKind(file.path)
   const from = file.previousPath ? ` from ${codeSpan(file.previousPath)}` : ''
   const counts =
     file.additions !== undefined && file.deletions !== undefined ? `, +${file.additions} -${file.deletions}` : ''
+  // A file that holds credentials by convention (file-kinds.ts): named, its diff never sent, and why.
+  if (kind === 'secret') return `- ${codeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${SECRET_NOTE}`
   const note =
     detail !== 'diff'
       ? kind === 'source'

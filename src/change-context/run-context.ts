@@ -4,15 +4,17 @@ import type { Deadline } from '../deadline.js'
 import type { Settings } from '../inputs.js'
 import { log } from '../log.js'
 import { contextBudgetMs } from '../retry-policy.js'
+import { blankCredentialsInText, describeBlanked } from './credentials.js'
 import { contextRequestFromRunner } from './from-runner.js'
 import { gatherChangeContext, type ChangeContext } from './gather.js'
+import { skipDocsWithoutContext } from './skip-docs.js'
 
 /**
- * Gathers the context for the run's event, unless `context` is none, and logs its warning, its
- * notices and its size. The reads stop at the deadline, on cancel, and once they have taken their
- * share of the time left (contextBudgetMs), so that the create keeps the rest. A push that deleted a
- * branch comes back with `startsNothing`; its notice is then the caller's to give, as the reason no
- * job is started. Never throws.
+ * Gathers the context for the run's event, unless `context` is none (then only a push of nothing but
+ * `[skip docs]` commits is told apart), and logs its warning, its notices and its size. The reads
+ * stop at the deadline, on cancel, and once they have taken their share of the time left
+ * (contextBudgetMs), so that the create keeps the rest. A push that deleted a branch comes back with
+ * `startsNothing`; its notice is then the caller's to give, as the reason no job is started. Never throws.
  */
 export async function gatherRunContext(
   settings: Pick<Settings, 'context' | 'contextLimit' | 'githubToken'>,
@@ -20,7 +22,7 @@ export async function gatherRunContext(
   deadline: Deadline,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<ChangeContext | null> {
-  if (settings.context === 'none') return null
+  if (settings.context === 'none') return skipDocsWithoutContext(env)
   const { signal } = deadline
   const maxMs = contextBudgetMs(deadline.remainingMs())
   const request = contextRequestFromRunner(
@@ -38,6 +40,7 @@ export async function gatherRunContext(
   for (const warning of context.warnings) log.warning(warning)
   if (context.startsNothing) return context
   for (const notice of context.notices) log.notice(notice)
+  logWhatWasKeptBack(context)
   if (context.section) {
     const reads = context.requests === 1 ? '1 GitHub request' : `${context.requests} GitHub requests`
     log.info(
@@ -46,4 +49,36 @@ export async function gatherRunContext(
     )
   }
   return context
+}
+
+/**
+ * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
+ * prompt: its credentials are blanked and counted like the context's.
+ */
+export async function blankInstruction(instruction: string): Promise<string> {
+  const { text, blanked } = await blankCredentialsInText(instruction, "the comment's instruction")
+  logWhatWasKeptBack({ blanked }, "comment's instruction")
+  return text
+}
+
+/** The credentials blanked and the secret files named: how many and where, never a value. */
+function logWhatWasKeptBack(
+  { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
+  what: 'context' | "comment's instruction" = 'context'
+): void {
+  if (blanked.length > 0) {
+    const where = what === 'context' ? "the repository's history" : 'the comment'
+    log.warning(
+      `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
+        `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`
+    )
+  }
+  if (secretFiles.length > 0) {
+    const shown =
+      secretFiles.slice(0, 10).join(', ') + (secretFiles.length > 10 ? `, and ${secretFiles.length - 10} more` : '')
+    log.info(
+      `${secretFiles.length === 1 ? '1 changed file holds' : `${secretFiles.length} changed files hold`} credentials ` +
+        `by convention, so the context names ${secretFiles.length === 1 ? 'it' : 'them'} without the diff: ${shown}.`
+    )
+  }
 }

@@ -31,7 +31,8 @@ describe('readSettings', () => {
       comment: null,
       context: 'changes',
       contextLimit: 20_000,
-      githubToken: ''
+      githubToken: '',
+      dryRun: false
     })
   })
 
