@@ -116,6 +116,7 @@ export async function run(): Promise<void> {
     } else {
       state.reason = failureMessage(error)
       state.createdUnread = error instanceof ServiceError && error.kind === 'createdUnread'
+      state.createUncertain = error instanceof ServiceError && error.kind === 'uncertain'
       logStackForBugReport(error)
     }
   } finally {

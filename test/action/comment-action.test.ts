@@ -236,6 +236,25 @@ describe('the reply says how the job ended', () => {
     expect(service.requests).toHaveLength(0)
     expect(github.comments[0].body).toMatch(/^❌ The run failed and no job was started/)
   })
+
+  it.for([
+    ['a 502 after the service made the job', { method: 'POST', status: 502, body: 'Bad gateway', afterCreate: true }],
+    ['a reset after the service made the job', { method: 'POST', drop: 'reset', afterCreate: true }]
+  ] as const)('a create whose answer was lost (%s): the thread is told a job may exist', async ([, fault]) => {
+    service = await startStandInService({ faults: [fault] })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs check the FAQ' } })
+
+    expect(run.code).toBe(1)
+    expect(service.jobs.size).toBe(1)
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    const [reply] = github.comments
+    expect(reply.body).not.toMatch(/no job was started/)
+    expect(reply.body).toMatch(
+      /^❌ The service's answer to the create was lost, so the job may or may not have been created\./
+    )
+    expect(reply.body).toContain("Check the project's jobs before asking again")
+  })
 })
 
 describe('comments that start nothing', () => {

@@ -73,7 +73,12 @@ describe('the replies', () => {
       { ending: 'error', job: job('active'), jobId: 'job_7' },
       /^❌ Following job `job_7` failed/
     ],
-    ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/]
+    ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/],
+    [
+      'a create whose answer was lost',
+      { ending: 'error', job: null, jobId: '', createUncertain: true },
+      /^❌ The service's answer to the create was lost, so the job may or may not have been created/
+    ]
   ])('says %s, and links the run', (_name, outcome, sentence) => {
     const reply = outcomeReply(outcome, RUN)
     expect(reply).toMatch(sentence)
