@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './change-context/settings.js'
+import { isCommentEvent } from './comment-trigger.js'
 import { Input } from './constants.js'
 import { parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
@@ -29,7 +30,7 @@ export interface Settings {
   jobId: string
   /** Fail a completed job that opened no pull request. */
   requirePr: boolean
-  /** Set when the run is comment-triggered: an issue_comment event, and neither prompt nor jobId given. */
+  /** Set when the run is comment-triggered: a comment event (see COMMENT_EVENTS), and neither prompt nor jobId given. */
   comment: CommentSettings | null
   /** What the agent is told besides the prompt: nothing, what changed, or that and the diffs. */
   context: ContextMode
@@ -104,9 +105,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   }
   if (prompt && jobId) {
     log.warning(`Both ${Input.prompt} and ${Input.jobId} are given: following job ${jobId}; the prompt is not sent.`)
-  } else if (prompt && env.GITHUB_EVENT_NAME === 'issue_comment') {
+  } else if (prompt && isCommentEvent(env.GITHUB_EVENT_NAME)) {
     log.warning(
-      `This run was started by a comment (issue_comment) and has a ${Input.prompt} input, so it starts a job ` +
+      `This run was started by a comment (${env.GITHUB_EVENT_NAME}) and has a ${Input.prompt} input, so it starts a job ` +
         `whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
         `leave ${Input.prompt} out and let the comment give the instruction (see ${Input.trigger} and ` +
         `${Input.allowedAssociations}), or check github.event.comment.author_association in the workflow's if: condition.`
@@ -131,12 +132,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 }
 
 /**
- * The comment-triggered part of the settings, or null when the run is not comment-triggered (an
- * issue_comment event, with neither prompt nor jobId given). Read on its own first, so that a
+ * The comment-triggered part of the settings, or null when the run is not comment-triggered (a
+ * comment event, with neither prompt nor jobId given). Read on its own first, so that a
  * comment-triggered run can answer on its thread even when the other inputs are wrong.
  */
 export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): CommentSettings | null {
-  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId)) {
+  if (!isCommentEvent(env.GITHUB_EVENT_NAME) || core.getInput(Input.prompt) || core.getInput(Input.jobId)) {
     return null
   }
   return {

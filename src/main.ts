@@ -79,6 +79,7 @@ export async function run(): Promise<void> {
     const onJob = (job: Job): void => {
       Object.assign(state, { job, jobId: job.id })
       logStatus(job)
+      replies?.progress(state)
     }
     service = new JobService(settings)
 
@@ -127,7 +128,7 @@ export async function run(): Promise<void> {
       const { prompt, context } = state
       await writeSummary({ outcome: state, prompt, context, elapsedMs: Date.now() - startedAt })
     }
-    await replies?.finish(state)
+    await replies?.finish(state, Date.now() - startedAt)
     await service?.close()
   }
 }

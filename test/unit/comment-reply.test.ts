@@ -79,14 +79,15 @@ describe('the replies', () => {
       { ending: 'error', job: null, jobId: '', createUncertain: true },
       /^❌ The service's answer to the create was lost, so the job may or may not have been created/
     ]
-  ])('says %s, and links the run', (_name, outcome, sentence) => {
-    const reply = outcomeReply(outcome, RUN)
+  ])('says %s, then the job id and how long the run took, and links the run', (_name, outcome, sentence) => {
+    const reply = outcomeReply(outcome, RUN, 83_000)
     expect(reply).toMatch(sentence)
-    expect(reply.endsWith(`\n\n[Workflow run](${RUN})`)).toBe(true)
+    const job = outcome.jobId ? 'Job `job_7`, ' : ''
+    expect(reply.endsWith(`\n\n${job}took 1m 23s · [Workflow run](${RUN})`)).toBe(true)
   })
 
   it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {
-    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN)).toContain('``job`<b>x</b>``')
+    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN, 1000)).toContain('``job`<b>x</b>``')
   })
 
   it('never posts a secret the run holds, in any form', () => {
@@ -97,7 +98,7 @@ describe('the replies', () => {
     write.mockRestore()
     const base64 = Buffer.from(key).toString('base64')
     for (const status of [key, encodeURIComponent(key), base64]) {
-      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, RUN)
+      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, RUN, 1000)
       expect(reply).not.toContain(key)
       expect(reply).not.toContain(base64.slice(0, 20))
     }

@@ -42,8 +42,10 @@ describe('decideComment', () => {
     expect(decision).toEqual({
       start: true,
       prompt: 'explain the retry policy in the FAQ',
+      fresh: false,
       comment: {
         id: 4242,
+        kind: 'issue comment',
         author: 'octo-maintainer',
         repository: 'octo-org/docs-site',
         thread: {
