@@ -146,6 +146,15 @@ export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): Comme
   }
 }
 
+/** The trigger, as the note on the agent's pull request names it in any run: the default when the input is unusable. */
+export function readTriggerForNote(): string {
+  try {
+    return readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER)
+  } catch {
+    return DEFAULT_TRIGGER
+  }
+}
+
 /** The token for GitHub's API (masked by maskSecrets); a comment-triggered run needs it before the other inputs are read. */
 export function readGithubToken(): string {
   return core.getInput(Input.githubToken)

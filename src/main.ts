@@ -1,9 +1,10 @@
 import * as core from '@actions/core'
+import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
 import { watchForCancel } from './cancel.js'
 import { promptWithSection } from './change-context/render.js'
 import { gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
-import { readCommentRequest } from './comment-trigger.js'
+import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
 import { Output } from './constants.js'
 import { startDeadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
@@ -51,15 +52,17 @@ export async function run(): Promise<void> {
   const cancel = watchForCancel(() => announce(Object.assign(state, { ending: 'cancelled' })))
   let service: JobService | undefined
   let replies: CommentReplies | undefined
+  let comment: TriggeringComment | null = null
   try {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
     // to say that the workflow's inputs are wrong).
     const commentSettings = readCommentSettings()
-    if (commentSettings) {
-      const request = readCommentRequest(commentSettings)
-      if (!request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
+    const request = commentSettings ? readCommentRequest(commentSettings) : null
+    if (request && !request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
+    if (request) {
       state.prompt = request.prompt
-      replies = startCommentReplies(request.comment, readGithubToken())
+      comment = request.comment
+      replies = startCommentReplies(comment, readGithubToken())
     }
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
@@ -68,6 +71,16 @@ export async function run(): Promise<void> {
     checkProxyVariables()
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
+    // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
+    if (comment?.thread.kind === 'pull request' && !request?.fresh) {
+      const agentJob = await findAgentJob(
+        comment,
+        settings.githubToken,
+        replies?.author() ?? Promise.resolve(null),
+        deadline.signal
+      )
+      if (agentJob) settings.jobId = agentJob
+    }
     // What changed reaches the agent after the prompt (settings.context): read before the create,
     // within a few requests and seconds, and never in its way.
     const context = settings.jobId ? null : await gatherRunContext(settings, commentSettings !== null, deadline.signal)
@@ -128,7 +141,11 @@ export async function run(): Promise<void> {
       const { prompt, context } = state
       await writeSummary({ outcome: state, prompt, context, elapsedMs: Date.now() - startedAt })
     }
-    await replies?.finish(state, Date.now() - startedAt)
+    // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
+    await Promise.all([
+      replies?.finish(state, Date.now() - startedAt),
+      leaveAgentNote(state, state.settings?.githubToken ?? '', comment, replies?.author() ?? null, cancel.signal)
+    ])
     await service?.close()
   }
 }
