@@ -12,6 +12,13 @@ export interface FollowOptions {
   onJob: (job: Job) => void
   /** Called when a read failed and will be tried again. */
   onRetry?: (problem: string, waitMs: number) => void
+  /**
+   * After a follow-up message: the service may go on showing the job's old final status (and old
+   * prLink) for a while after it took the message, so a final status is only believed once the job
+   * has been seen working again (any status that is not final). If it shows no sign of that within
+   * `windowMs` of the start (see RetryPolicy.followUp), the follow ends with `noSign`.
+   */
+  awaitWork?: { windowMs: number; onStale?: (job: Job) => void }
   random?: Random
 }
 
@@ -19,9 +26,12 @@ export type FollowResult =
   | { outcome: 'final'; job: Job }
   /** The deadline came first: the job as last seen (null if never read) and the last problem, if any. */
   | { outcome: 'timeout'; job: Job | null; lastProblem: string | null }
+  /** After a message: the job read final throughout the window (or until the deadline), never working. */
+  | { outcome: 'noSign'; job: Job; waitedMs: number }
 
 /**
- * Polls the job until its status is final or the deadline comes. Network trouble and the
+ * Polls the job until its status is final or the deadline comes (after a follow-up message: until
+ * it has been seen working and then final, see awaitWork). Network trouble and the
  * service's passing errors are retried with backoff (honouring Retry-After, within the time
  * left); what cannot get better by asking again ends the follow with an ActionError.
  */
@@ -37,6 +47,14 @@ export async function followJob(
   const schedule = pollDelays(options.pollIntervalMs, random)
   const backoff = readBackoff(options.pollIntervalMs)
   let job = lastSeen
+  const startedAt = Date.now()
+  const { awaitWork } = options
+  // Without a message to wait for, the first final status read is the end.
+  let seenWorking = !awaitWork || (job !== null && !isFinal(job.status))
+  let staleSaid = false
+  /** Ends a follow that never saw the job take the message, when it reads final still. */
+  const noSign = (): FollowResult | null =>
+    !seenWorking && job && isFinal(job.status) ? { outcome: 'noSign', job, waitedMs: Date.now() - startedAt } : null
   let lastProblem: string | null = null
   let lastChanceTaken = false
   let failures = 0
@@ -58,7 +76,7 @@ export async function followJob(
       await sleep(waitMs, deadline)
       job = await service.getJob(jobId, deadline.signal)
     } catch (error) {
-      if (error instanceof DeadlineError) return { outcome: 'timeout', job, lastProblem }
+      if (error instanceof DeadlineError) return noSign() ?? { outcome: 'timeout', job, lastProblem }
       if (!(error instanceof ServiceError) || error.kind === 'fatal') throw error
       failures++
       lastProblem = error.message
@@ -75,7 +93,13 @@ export async function followJob(
     failures = notFound = notAJob = 0
     lastProblem = null
     options.onJob(job)
-    if (isFinal(job.status)) return { outcome: 'final', job }
+    if (!isFinal(job.status)) seenWorking = true
+    else if (seenWorking) return { outcome: 'final', job }
+    else if (Date.now() - startedAt >= (awaitWork?.windowMs ?? 0)) return noSign() as FollowResult
+    else if (!staleSaid) {
+      staleSaid = true
+      awaitWork?.onStale?.(job)
+    }
     waitMs = untilNextRead(schedule.next().value)
   }
 }

@@ -14,19 +14,19 @@ import { hasControlCharacter, neutralise } from './untrusted-text.js'
 export interface Settings {
   /** The documentation project, as the service names it (not yet URL-encoded). */
   projectId: string
-  /** The instruction for the agent; empty when an existing job is followed or a comment gives it. */
+  /** The instruction for the agent (with a jobId, a follow-up message to it); empty when a comment gives it. */
   prompt: string
   /** The admin key, `svc_<secret>`; already masked in the log. */
   apiKey: string
   /** The service's address without a trailing slash: https, or http on a loopback host. */
   baseUrl: string
-  /** Follow the job to a final status, or stop once it exists (a given jobId is always followed). */
+  /** Follow the job to a final status, or stop once it exists or has the message (a jobId alone is always followed). */
   wait: boolean
   /** How long the step may follow the job, counted from the step's start. */
   timeoutMs: number
   /** The steady interval between polls once a job has run a while. */
   pollIntervalMs: number
-  /** An existing job to follow instead of creating one; empty to create. */
+  /** An existing job to follow (with a prompt: to send it a follow-up message) instead of creating one; empty to create. */
   jobId: string
   /** Fail a completed job that opened no pull request. */
   requirePr: boolean
@@ -103,12 +103,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
         `Give a prompt to create a job, or a jobId to follow an existing one.`
     )
   }
-  if (prompt && jobId) {
-    log.warning(`Both ${Input.prompt} and ${Input.jobId} are given: following job ${jobId}; the prompt is not sent.`)
-  } else if (prompt && isCommentEvent(env.GITHUB_EVENT_NAME)) {
+  // A prompt with a jobId is a follow-up message to that job (see JobService.sendMessage).
+  if (prompt && isCommentEvent(env.GITHUB_EVENT_NAME)) {
     log.warning(
       `This run was started by a comment (${env.GITHUB_EVENT_NAME}) and has a ${Input.prompt} input, so it starts a job ` +
-        `whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
+        `${jobId ? '(here, a message to one) ' : ''}whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
         `leave ${Input.prompt} out and let the comment give the instruction (see ${Input.trigger} and ` +
         `${Input.allowedAssociations}), or check github.event.comment.author_association in the workflow's if: condition.`
     )
@@ -116,7 +115,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
   return {
     projectId,
-    prompt: jobId ? '' : prompt,
+    prompt,
     apiKey,
     baseUrl,
     wait: readBoolean(Input.wait, true),

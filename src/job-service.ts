@@ -18,13 +18,14 @@ import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
  * - `transient`: worth asking again (network trouble, 408, 429, 5xx on a read);
  * - `notAJob`: an answer that is not a job record (a proxy's page): worth asking again, for a while;
  * - `notFound`: 404 for a job;
- * - `notTaken`: a create the service surely did not take (429, or refused before it was sent);
- * - `uncertain`: a create that may or may not have made a job;
- * - `createdUnread`: a create the service answered with success, whose answer could not be read:
- *   the job exists, and its id is not known;
+ * - `notTaken`: a write (a create or a message) the service surely did not take (429, or refused
+ *   before it was sent);
+ * - `uncertain`: a write that may or may not have been taken (a job made, a message delivered);
+ * - `takenUnread`: a write the service answered with success, whose answer could not be read: for a
+ *   create, the job exists and its id is not known;
  * - `fatal`: asking again will not help (bad key, missing scope, redirect, bad request).
  */
-export type FailureKind = 'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'createdUnread' | 'fatal'
+export type FailureKind = 'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'takenUnread' | 'fatal'
 
 export class ServiceError extends ActionError {
   override name = 'ServiceError'
@@ -38,10 +39,10 @@ export class ServiceError extends ActionError {
   }
 }
 
-export interface CreateHooks {
-  /** Hears about tries that will be made again. */
+export interface WriteHooks {
+  /** Hears about tries that will be made again, and a message taken whose answer was lost. */
   log?: (line: string) => void
-  /** Told true when a create request goes out, false once it is answered (or failed). */
+  /** Told true when a write (a create or a message) goes out, false once it is answered (or failed). */
   onSending?: (inFlight: boolean) => void
 }
 
@@ -50,16 +51,92 @@ export interface ServiceOptions {
   projectId: string
   apiKey: string
   limits?: HttpLimits
-  /** The create's retry policy; RetryPolicy.create unless a test needs shorter waits. */
+  /** The writes' retry policy; RetryPolicy.create unless a test needs shorter waits. */
   createRetry?: CreateRetry
 }
 
 type CreateRetry = { readonly [K in keyof typeof RetryPolicy.create]: number }
 
-const MAY_HAVE_CREATED = "The job may or may not have been created: check the project's jobs before running again."
-const CREATED_UNREAD =
-  "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input; " +
-  'do not run this again blindly, or a second job will be made.'
+/**
+ * The two writes the service takes, a create and a follow-up message: neither is idempotent, so both
+ * go through one path (JobService.write) with the same rule. What differs is the words, and which
+ * success status is surely the service's own: 201 is; a 200 is also what a proxy's page answers with.
+ */
+interface WriteWords {
+  /** As a subject: "The create", "The message to job X". */
+  subject: string
+  /** As an object: "the create", "the message to job X". */
+  object: string
+  /** Leading a sentence: "Creating the job", "Sending the message to job X". */
+  sending: string
+  /** After "while": "creating the job", "taking the message for job X". */
+  doing: string
+  /** The rate limit it counts against. */
+  quota: string
+  /** The runs that spend it. */
+  spenders: string
+  /** What surely did not happen when the service did not take it. */
+  notTaken: string
+  /** What a lost answer means, and what to do. */
+  mayHave: string
+  /** The inputs a request refused on the runner is made of. */
+  inputs: string
+  /** The status that means the service took it even when the body cannot be read; null for none. */
+  surelyTaken: number | null
+  /** The service took it, its answer cannot be read (`status`, `why`): what that means and what to do. */
+  takenUnread(status: number, why: string): string
+  /** 400 and 404: the service (or the job) refused it. */
+  refused(status: 400 | 404, excerpt: string): string
+}
+
+function createWords(projectId: string, baseUrl: string): WriteWords {
+  return {
+    subject: 'The create',
+    object: 'the create',
+    sending: 'Creating the job',
+    doing: 'creating the job',
+    quota: '100 job creations per project per hour',
+    spenders: 'the runs that create jobs',
+    notTaken: 'No job was created',
+    mayHave: "The job may or may not have been created: check the project's jobs before running again.",
+    inputs: 'baseUrl and projectId',
+    surelyTaken: 201,
+    takenUnread: (status, why) =>
+      `The service created the job (HTTP ${status}), but its answer could not be read (${why}), so its id is not known. ` +
+      "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input; " +
+      'do not run this again blindly, or a second job will be made.',
+    refused: (status, text) =>
+      status === 400
+        ? `The service rejected the job request (HTTP 400: ${text}). Check the prompt input; no job was created.`
+        : `The service has no project ${projectId} at ${baseUrl} (HTTP 404). Check projectId and baseUrl; no job was created.`
+  }
+}
+
+function messageWords(jobId: string, projectId: string): WriteWords {
+  return {
+    subject: `The message to job ${jobId}`,
+    object: `the message to job ${jobId}`,
+    sending: `Sending the message to job ${jobId}`,
+    doing: `taking the message for job ${jobId}`,
+    quota: '100 job creations and follow-up messages per project per hour, together',
+    spenders: 'the runs that create jobs or send messages',
+    notTaken: `The message did not reach job ${jobId}`,
+    mayHave:
+      `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
+      `request before running this again, or the agent may do the work twice.`,
+    inputs: 'baseUrl, projectId and jobId',
+    surelyTaken: null,
+    takenUnread: (status, why) =>
+      `The service took the message for job ${jobId} (HTTP ${status}), but its answer could not be read (${why}); ` +
+      `following the job.`,
+    refused: (status, text) =>
+      `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP ${status}: ${text}): ` +
+      (status === 404
+        ? 'the job is not in this project, or takes no more messages. Check jobId and projectId. '
+        : 'a job that is archived or failed may take no more messages. ') +
+      `No new job was created; to start one, run this action without jobId.`
+  }
+}
 
 /** The job service's HTTP interface: the one place that knows its paths, headers and status codes. */
 export class JobService {
@@ -74,20 +151,51 @@ export class JobService {
     this.jobsUrl = `${options.baseUrl}/v2/agent/${encodeURIComponent(options.projectId)}/job`
   }
 
+  /** Creates the job, under the writes' rule (see write). */
+  async createJob(prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job> {
+    const words = createWords(this.options.projectId, this.options.baseUrl)
+    return this.write(this.jobsUrl, prompt, words, null, deadline, hooks)
+  }
+
   /**
-   * Creates the job. It is sent again only when the service said it did not take it (429, or a
-   * connection refused before the request went out): every job can open a pull request, and
-   * the service has no idempotency key, so one run must never make two jobs. A request in flight
-   * is let finish when the run is cancelled, so that its answer still names the job; the waits
-   * between tries are not. `onSending` is told when a request goes out and when it is answered.
+   * Sends a follow-up message to the job, under the writes' rule (see write). Returns the job as the
+   * service answered, or null when the service took the message and its answer could not be read
+   * (said through hooks.log): the job is known, so it can be followed all the same. A refusal (400,
+   * 404) fails: a new job is never created instead.
    */
-  async createJob(prompt: string, deadline: Deadline, hooks: CreateHooks = {}): Promise<Job> {
+  async sendMessage(jobId: string, prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job | null> {
+    const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
+    try {
+      return await this.write(url, prompt, messageWords(jobId, this.options.projectId), jobId, deadline, hooks)
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.kind !== 'takenUnread') throw error
+      hooks.log?.(error.message)
+      return null
+    }
+  }
+
+  /**
+   * Sends a write (a create, or a message to `jobId`). It is sent again only when the service said
+   * it did not take it (429, or a connection refused before the request went out): every job can
+   * open a pull request, every message can make the agent work again, and the service has no
+   * idempotency key, so one run must never write twice. A request in flight is let finish when the
+   * run is cancelled, so that its answer still says what happened; the waits between tries are not.
+   * `onSending` is told when a request goes out and when it is answered.
+   */
+  private async write(
+    url: string,
+    prompt: string,
+    words: WriteWords,
+    jobId: string | null,
+    deadline: Deadline,
+    hooks: WriteHooks
+  ): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
     for (let attempt = 1; ; attempt++) {
       let failure: unknown
       hooks.onSending?.(true)
       try {
-        return await this.createOnce(prompt, deadline.timeUp)
+        return await this.writeOnce(url, prompt, words, jobId, deadline.timeUp)
       } catch (error) {
         failure = error
       } finally {
@@ -162,117 +270,105 @@ export class JobService {
     await this.http.close()
   }
 
-  private async createOnce(prompt: string, signal: AbortSignal): Promise<Job> {
+  /** Sends a write once; the caller decides whether a failure is worth another try. */
+  private async writeOnce(
+    url: string,
+    prompt: string,
+    words: WriteWords,
+    jobId: string | null,
+    signal: AbortSignal
+  ): Promise<Job> {
     const progress: RequestProgress = { written: false, status: null }
     let response: HttpResponse
     try {
-      response = await this.http.send('POST', this.jobsUrl, {
+      response = await this.http.send('POST', url, {
         headers: { ...this.authHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ prompt }),
         signal,
         progress
       })
     } catch (error) {
-      throw this.createFailure(error, progress)
+      throw this.writeFailure(error, progress, words)
     }
     const { status } = response
     if (status >= 200 && status < 300) {
       const job = parseJob(parseJson(response.body))
-      if (job) return job
-      // 201 is the service's "created"; a page cut off at the size limit is no proxy's login page.
-      if (status === 201 || response.truncated) {
+      // A message is answered with its own job; the record of another is not taken (a proxy or cache).
+      if (job && (jobId === null || job.id === jobId)) return job
+      // The service's own success status, or a page cut off at the size limit (no proxy's login page).
+      if (status === words.surelyTaken || response.truncated) {
         const why = response.truncated
           ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
           : `it is not a job record: ${excerpt(response)}`
-        throw new ServiceError(
-          `The service created the job (HTTP ${status}), but its answer could not be read (${why}), ` +
-            `so its id is not known. ${CREATED_UNREAD}`,
-          'createdUnread'
-        )
+        throw new ServiceError(words.takenUnread(status, why), 'takenUnread')
       }
       throw new ServiceError(
-        `The service answered the create with something that is not a job record ` +
-          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way. ${MAY_HAVE_CREATED}`,
+        `The service answered ${words.object} with something that is not ` +
+          `${job ? `its job's record (it names job ${job.id})` : 'a job record'} ` +
+          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way. ${words.mayHave}`,
         'uncertain'
       )
     }
     if (status === 429) {
       throw new ServiceError(
-        `The service's rate limit was reached (HTTP 429): it allows 100 job creations per project per hour. ` +
-          `No job was created; wait before running again, or space out the runs that create jobs.`,
+        `The service's rate limit was reached (HTTP 429): it allows ${words.quota}. ${words.notTaken}; wait before running again, or space out ${words.spenders}.`,
         'notTaken',
         retryAfterMs(response.headers['retry-after'])
       )
     }
     if (status >= 500) {
       throw new ServiceError(
-        `The service failed while creating the job (HTTP ${status}: ${excerpt(response)}). ${MAY_HAVE_CREATED}`,
+        `The service failed while ${words.doing} (HTTP ${status}: ${excerpt(response)}). ${words.mayHave}`,
         'uncertain'
       )
     }
-    if (status === 400) {
-      throw new ServiceError(
-        `The service rejected the job request (HTTP 400: ${excerpt(response)}). ` +
-          `Check the prompt input; no job was created.`,
-        'fatal'
-      )
-    }
-    if (status === 404) {
-      throw new ServiceError(
-        `The service has no project ${this.options.projectId} at ${this.options.baseUrl} (HTTP 404). ` +
-          `Check projectId and baseUrl; no job was created.`,
-        'fatal'
-      )
-    }
+    if (status === 400 || status === 404) throw new ServiceError(words.refused(status, excerpt(response)), 'fatal')
     throw new ServiceError(this.refusal(response, 'write'), 'fatal')
   }
 
-  /** What a create that got no complete answer means: not sent, created but unread, or unknown. */
-  private createFailure(error: unknown, progress: RequestProgress): unknown {
+  /** What a write that got no complete answer means: not sent, taken but unread, or unknown. */
+  private writeFailure(error: unknown, progress: RequestProgress, words: WriteWords): unknown {
     const answered2xx = progress.status !== null && progress.status >= 200 && progress.status < 300
     if (answered2xx && (error instanceof DeadlineError || error instanceof NetworkError)) {
       const why = error instanceof DeadlineError ? 'the timeout ran out while it arrived' : error.message
-      return new ServiceError(
-        `The service created the job (HTTP ${progress.status}), but its answer could not be read (${why}), ` +
-          `so its id is not known. ${CREATED_UNREAD}`,
-        'createdUnread'
-      )
+      return new ServiceError(words.takenUnread(progress.status as number, why), 'takenUnread')
     }
+    const { baseUrl } = this.options
     if (error instanceof DeadlineError) {
       if (!progress.written) {
         return new ServiceError(
-          `The timeout ran out before the create could be sent to ${this.options.baseUrl}. No job was created; ` +
+          `The timeout ran out before ${words.object} could be sent to ${baseUrl}. ${words.notTaken}; ` +
             `check that baseUrl is reachable from the runner, or raise the timeout.`,
           'fatal'
         )
       }
       return new ServiceError(
-        `The timeout ran out before the service answered the create. ${MAY_HAVE_CREATED}`,
+        `The timeout ran out before the service answered ${words.object}. ${words.mayHave}`,
         'uncertain'
       )
     }
     if (!(error instanceof NetworkError)) return error
     if (error.refusedLocally) {
       return new ServiceError(
-        `The create was not sent: ${error.message}. No job was created. Check the inputs it is made of ` +
-          `(apiKey is svc_ followed by printable ASCII, baseUrl and projectId); sending it again would fail the same way.`,
+        `${words.subject} was not sent: ${error.message}. ${words.notTaken}. Check the inputs it is made of ` +
+          `(apiKey is svc_ followed by printable ASCII, ${words.inputs}); sending it again would fail the same way.`,
         'fatal'
       )
     }
     if (error.notSent) {
       return new ServiceError(
-        `Could not reach the service at ${this.options.baseUrl}: ${error.message}. No job was created; ` +
+        `Could not reach the service at ${baseUrl}: ${error.message}. ${words.notTaken}; ` +
           `check baseUrl, and the proxy settings if the runner uses a proxy.`,
         'notTaken'
       )
     }
     return new ServiceError(
-      `Creating the job got no answer from ${this.options.baseUrl}: ${error.message}. ${MAY_HAVE_CREATED}`,
+      `${words.sending} got no answer from ${baseUrl}: ${error.message}. ${words.mayHave}`,
       'uncertain'
     )
   }
 
-  /** 3xx, 401, 403 and anything else unexpected, for a read or a create. */
+  /** 3xx, 401, 403 and anything else unexpected, for a read or a write. */
   private refusal(response: HttpResponse, scope: 'read' | 'write'): string {
     const { status } = response
     if (status >= 300 && status < 400) {

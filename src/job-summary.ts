@@ -41,7 +41,8 @@ export async function writeSummary({ outcome, prompt, context, elapsedMs }: Summ
     ...rows
   ])
   if (prompt) {
-    summary.addRaw(`<p><strong>Prompt</strong></p><blockquote>${asHtmlLines(prompt)}</blockquote>`, true)
+    const label = outcome.followUp ? 'Follow-up message' : 'Prompt'
+    summary.addRaw(`<p><strong>${label}</strong></p><blockquote>${asHtmlLines(prompt)}</blockquote>`, true)
   }
   if (context) {
     // Folded: it can run to thousands of characters, and it is what the agent read, not what was asked.

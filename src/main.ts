@@ -23,7 +23,8 @@ import { writeSummary } from './job-summary.js'
 import { log } from './log.js'
 import { setJobOutputs } from './outputs.js'
 import { checkProxyVariables } from './proxy-variables.js'
-import { describeEnding, type RunOutcome } from './run-ending.js'
+import { noSignWindowMs } from './retry-policy.js'
+import { describeEnding, staleLine, type RunOutcome } from './run-ending.js'
 import { statusLogger } from './status-log.js'
 
 /** What the run knows so far: enough to report it however it ends. */
@@ -81,9 +82,9 @@ export async function run(): Promise<void> {
       )
       if (agentJob) settings.jobId = agentJob
     }
-    // What changed reaches the agent after the prompt (settings.context): read before the create,
-    // within a few requests and seconds, and never in its way.
-    const context = settings.jobId ? null : await gatherRunContext(settings, commentSettings !== null, deadline.signal)
+    // What changed reaches the agent after the prompt (settings.context), with a create or a
+    // follow-up message alike: read before it is sent, within a few requests and seconds, never in its way.
+    const context = state.prompt ? await gatherRunContext(settings, commentSettings !== null, deadline.signal) : null
     if (context?.startsNothing) {
       return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
     }
@@ -95,41 +96,51 @@ export async function run(): Promise<void> {
       replies?.progress(state)
     }
     service = new JobService(settings)
+    const message = promptWithSection(state.prompt, state.context)
+    const hooks = { log: log.warning, onSending: (inFlight: boolean) => (state.writeInFlight = inFlight) }
 
-    // Without a jobId, the job is created: once, whatever happens (see JobService.createJob).
-    if (!settings.jobId) {
-      const job = await service.createJob(promptWithSection(state.prompt, state.context), deadline, {
-        log: log.warning,
-        onSending: (inFlight) => (state.createInFlight = inFlight)
-      })
+    // Without an existing job, the job is created; with one and a prompt, the prompt goes to it as a
+    // follow-up message. Each is sent once, whatever happens (see JobService.write); never a new job instead.
+    const existingJobId = settings.jobId
+    if (existingJobId) core.setOutput(Output.jobId, (state.jobId = existingJobId))
+    if (!existingJobId) {
+      const job = await service.createJob(message, deadline, hooks)
       log.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
+      core.setOutput(Output.jobId, state.jobId)
+    } else if (state.prompt) {
+      state.followUp = true
+      const job = await service.sendMessage(state.jobId, message, deadline, hooks)
+      log.info(`Sent the follow-up message to job ${state.jobId}.`)
+      if (job) onJob(job)
     }
-    state.jobId ||= settings.jobId
-    core.setOutput(Output.jobId, state.jobId)
     cancel.signal.throwIfAborted()
 
-    // A job the create answered as final needs no following. A job given as jobId is always
-    // followed; a job just created, unless wait is false.
-    if (state.job && isFinal(state.job.status)) return void (state.ending = 'final')
-    const follow = settings.wait || settings.jobId !== ''
+    // A job the create answered as final needs no following (after a message, a final status may be
+    // the one from before it). An existing job given no prompt is always followed; a job just created
+    // or sent a message, unless wait is false.
+    if (state.job && isFinal(state.job.status) && !state.followUp) return void (state.ending = 'final')
+    const follow = settings.wait || (existingJobId !== '' && !state.followUp)
     if (!follow) return void (state.ending = 'created')
 
+    const windowMs = noSignWindowMs(settings.pollIntervalMs)
     const result = await followJob(service, state.jobId, state.job, {
       pollIntervalMs: settings.pollIntervalMs,
       deadline,
       onJob,
-      onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`)
+      onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`),
+      awaitWork: state.followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
     })
     cancel.signal.throwIfAborted()
     state.ending = result.outcome
     if (result.outcome === 'timeout') state.lastProblem = result.lastProblem
+    if (result.outcome === 'noSign') state.waitedMs = result.waitedMs
   } catch (error) {
     if (error instanceof CancelledError) {
       state.ending = 'cancelled'
     } else {
       state.reason = failureMessage(error)
-      state.createdUnread = error instanceof ServiceError && error.kind === 'createdUnread'
+      state.createdUnread = error instanceof ServiceError && error.kind === 'takenUnread'
       state.createUncertain = error instanceof ServiceError && error.kind === 'uncertain'
       logStackForBugReport(error)
     }

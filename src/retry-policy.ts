@@ -49,6 +49,15 @@ export const RetryPolicy = {
     lastReadBeforeDeadlineMs: 1000
   },
   /**
+   * Following a job after a follow-up message: the service may go on showing the job's old final
+   * status (and old prLink) for a while after it took the message, so a final status is believed
+   * only once the job has been seen working again. If every read stays final this many poll
+   * intervals after the message was answered (25 s at the default 5 s), the run ends with a warning
+   * that the job showed no sign of taking it, with its last status and prLink. The timeout still
+   * bounds it: the window is cut to the time left.
+   */
+  followUp: { noSignIntervals: 5 },
+  /**
    * A cancel: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. From the
    * first signal the run has this long to say what it knows; a create in flight is let finish
    * meanwhile, so that its answer still names the job. Later signals do not cut it short.
@@ -106,4 +115,9 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
   const at = Date.parse(text)
   return Number.isNaN(at) ? null : Math.max(0, at - now)
+}
+
+/** How long a follow after a message may read only final statuses before it says the job showed no sign of taking it. */
+export function noSignWindowMs(pollIntervalMs: number): number {
+  return RetryPolicy.followUp.noSignIntervals * pollIntervalMs
 }

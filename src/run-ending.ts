@@ -5,8 +5,11 @@ import type { Job } from './job-record.js'
 // How a run ended, said once: the step's log, the job summary and the reply on a comment thread
 // all take their words from here, so they cannot tell the same ending two ways.
 
-/** How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a deleted branch). */
-export type Ending = 'final' | 'created' | 'timeout' | 'cancelled' | 'error' | 'skipped'
+/**
+ * How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a deleted branch);
+ * `noSign`: after a follow-up message, the job read final throughout, never working (see followJob's awaitWork).
+ */
+export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped'
 
 /** What the run knew when it ended: enough to say how. */
 export interface RunOutcome {
@@ -21,8 +24,15 @@ export interface RunOutcome {
   timeoutMs?: number
   /** For a timeout: why the last read failed, if it did. */
   lastProblem?: string | null
-  /** For a cancel: a create was sent and not answered, so a job may exist that the run never heard of. */
-  createInFlight?: boolean
+  /** The run sent (or was sending) the prompt to an existing job as a follow-up message. */
+  followUp?: boolean
+  /**
+   * For a cancel: a write was sent and not answered, so a job may exist that the run never heard of,
+   * or (with followUp) the message may or may not have reached the job.
+   */
+  writeInFlight?: boolean
+  /** For noSign: how long the job was read after the message. */
+  waitedMs?: number
   /** For an error: the service created a job, but its answer could not be read, so its id is unknown. */
   createdUnread?: boolean
   /** For an error: the create's answer was lost (a 5xx, a reset, the timeout mid-create): a job may exist. */
@@ -67,6 +77,14 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
     case 'final':
       return finalEnding(job as Job, name, outcome.requirePr ?? false)
     case 'created':
+      if (outcome.followUp) {
+        return {
+          level: 'info',
+          icon: '📨',
+          short: `The follow-up message was sent to job ${name}; this run does not follow it (${Input.wait} is false).`,
+          log: `Not following job ${jobId} after the message (${Input.wait} is false). Follow it later with ${Input.jobId}: ${jobId}.`
+        }
+      }
       return {
         level: 'info',
         icon: '🚀',
@@ -83,16 +101,22 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
           `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${outcome.lastProblem}` : ''} ` +
           `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
       }
+    case 'noSign':
+      return noSignEnding(job as Job, name, outcome.waitedMs ?? 0)
     case 'cancelled':
       if (jobId) {
+        const unsure =
+          outcome.followUp && outcome.writeInFlight
+            ? ' while the message was being sent: it may or may not have reached the job'
+            : ''
         return {
           level: 'failed',
           icon: '🛑',
-          short: `The workflow run was cancelled. Job ${name} ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
-          log: `The run was cancelled. Job ${jobId} ${KEEPS_RUNNING}. ${followAgain}`
+          short: `The workflow run was cancelled${unsure}. Job ${name} ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+          log: `The run was cancelled${unsure}. Job ${jobId} ${KEEPS_RUNNING}. ${followAgain}`
         }
       }
-      if (outcome.createInFlight) {
+      if (outcome.writeInFlight) {
         return {
           level: 'failed',
           icon: '🛑',
@@ -113,7 +137,9 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
         level: 'failed',
         icon: '❌',
         short: jobId
-          ? `Following job ${name} failed; the workflow run's log says why.`
+          ? outcome.followUp && !job
+            ? `The follow-up message to job ${name} failed; the workflow run's log says why.`
+            : `Following job ${name} failed; the workflow run's log says why.`
           : outcome.createdUnread
             ? "A job was created, but its id could not be read; the workflow run's log says how to find it."
             : outcome.createUncertain
@@ -123,6 +149,29 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
       }
     case 'skipped':
       return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason ?? 'No job was started.' }
+  }
+}
+
+/** The line said once when a follow after a message reads a final status it does not believe yet. */
+export function staleLine(job: Job, windowMs: number): string {
+  return (
+    `Job ${job.id} still reads ${job.status}${job.prLink ? ` (${job.prLink})` : ''}, as it may for a while after ` +
+    `taking a message: waiting up to ${formatDuration(windowMs)} for it to show that it is working on it.`
+  )
+}
+
+/** After a message, a job that read final throughout: a warning, with what it last showed. */
+function noSignEnding(job: Job, name: string, waitedMs: number): EndingReport {
+  const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
+  return {
+    level: 'warning',
+    icon: '⚠️',
+    short: `Job ${name} showed no sign of taking the follow-up message: it still read ${shown}.`,
+    log:
+      `Job ${name} showed no sign of having taken the follow-up message within ${formatDuration(waitedMs)}: ` +
+      `every read showed it ${shown}, as before the message. The service may be slow to show the new work, or ` +
+      `the agent did it between two reads. Look at the job and its pull request before sending the message again; ` +
+      `to follow the job, run this action with ${Input.jobId}: ${job.id} and no ${Input.prompt}.`
   }
 }
 

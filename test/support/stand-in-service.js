@@ -6,7 +6,9 @@
 // It serves the interface as docs/service-contract.md describes it (201 on create, 200 on get,
 // {"error": ...} bodies, 401/403/404/429), records every request it receives, and can be scripted:
 // how each job's status moves over time, and faults to inject (status codes, bodies, Retry-After,
-// proxy pages, hangs, connection resets, a lost answer after the job was made).
+// proxy pages, hangs, connection resets, a lost answer after the job was made). It also takes
+// follow-up messages to a job (POST .../job/{jobId}/message), and can go on showing the job as it
+// was before a message for a few reads, as the real service may.
 import http from 'node:http'
 
 /**
@@ -16,6 +18,8 @@ import http from 'node:http'
  * @property {Array<[number, Status]>} [timeline] `[msAfterCreate, status]` pairs, in order;
  *   default `[[0, 'active'], [activeMs, final]]`.
  * @property {number} [activeMs] How long the job stays active (default 300).
+ * @property {number} [activeReads] Instead of a time: the job reads active for this many reads
+ *   (GETs, from the create or the message), then final; a test that counts reads needs no clock.
  * @property {Status} [final] The status it ends in (default 'completed').
  * @property {string | null} [prLink] The pull request once final; default a made-up GitHub link
  *   for a completed job, null otherwise.
@@ -23,9 +27,10 @@ import http from 'node:http'
  *
  * @typedef {object} Fault An answer that replaces the normal one.
  * @property {'POST' | 'GET'} [method] Only requests with this method.
+ * @property {string} [path] Only requests whose path contains this ('/message' for follow-up messages).
  * @property {number} [times] How many matching requests it applies to (default 1).
- * @property {boolean} [afterCreate] For a POST: make the job first, then answer with the fault
- *   (a 5xx or a lost answer that nevertheless made a job).
+ * @property {boolean} [afterCreate] For a POST: make the job (or take the message) first, then answer
+ *   with the fault (a 5xx or a lost answer that nevertheless made a job or delivered a message).
  * @property {number} [status] The HTTP status to answer with.
  * @property {string | object} [body] The body (objects are sent as JSON).
  * @property {string} [contentType]
@@ -49,12 +54,23 @@ import http from 'node:http'
  * @property {string} prompt
  * @property {number} createdAt Date.now() when it was made.
  * @property {Plan} plan
+ * @property {{at: number, prompt: string, plan: Plan}[]} messages The follow-up messages it took, in order.
+ * @property {object | null} stale The record as it was before the last message, while it is still shown.
+ * @property {number} staleLeft How many more reads show `stale`.
+ * @property {number} reads Reads served from the current plan (for activeReads).
  *
  * @typedef {object} Options
  * @property {string} [apiKey] The key the service accepts (default 'svc_stand_in_key').
  * @property {string[]} [readOnlyKeys] Keys that may read but not create (403 on create).
  * @property {string[]} [projects] The projects that exist (default: any).
  * @property {Plan | ((n: number) => Plan)} [plan] How jobs move (or one plan per nth job, from 1).
+ * @property {Plan | ((n: number) => Plan)} [messagePlan] How a job moves after a follow-up message,
+ *   counted from the message (or one plan per nth message, from 1); default: active for 300 ms, then
+ *   completed, with the same default pull request.
+ * @property {number} [staleReadsAfterMessage] The message's answer and this many reads after it show
+ *   the job as it was before the message (its old final status and prLink), as the real service may.
+ * @property {string[]} [refuseMessagesWhen] Statuses in which a job refuses a message with 400
+ *   (default archived and failed).
  * @property {Fault[]} [faults] Faults to inject, first match wins.
  * @property {RandomFaults} [randomFaults] Faults at random, for soak tests.
  * @property {string} [host] Default 127.0.0.1.
@@ -106,20 +122,32 @@ export async function startStandInService(options = {}) {
   /** @type {Set<import('node:net').Socket>} */
   const sockets = new Set()
   let created = 0
+  let messages = 0
+  let seeded = 0
 
   /** @param {number} n */
   const planFor = (n) => (typeof options.plan === 'function' ? options.plan(n) : (options.plan ?? {}))
 
+  /** The plan the job follows now, and when it started: the last message's, or the create's. @param {StandInJob} job */
+  function currentPlan(job) {
+    const last = job.messages[job.messages.length - 1]
+    return last ? { plan: last.plan, since: last.at } : { plan: job.plan, since: job.createdAt }
+  }
+
+  /** @param {Plan} plan @returns {Array<[number, Status]>} */
+  const timelineOf = (plan) =>
+    plan.timeline ?? [
+      [0, 'active'],
+      [plan.activeMs ?? 300, plan.final ?? 'completed']
+    ]
+
   /** @param {StandInJob} job @param {number} [now] */
   function recordOf(job, now = Date.now()) {
-    const plan = job.plan
-    const final = plan.final ?? 'completed'
-    const timeline = plan.timeline ?? [
-      [0, 'active'],
-      [plan.activeMs ?? 300, final]
-    ]
+    const { plan, since } = currentPlan(job)
+    const timeline = timelineOf(plan)
     let status = timeline[0][1]
-    for (const [afterMs, s] of timeline) if (now - job.createdAt >= afterMs) status = s
+    for (const [afterMs, s] of timeline) if (now - since >= afterMs) status = s
+    if (plan.activeReads !== undefined) status = job.reads < plan.activeReads ? 'active' : (plan.final ?? 'completed')
     const done = status === 'completed' || status === 'archived' || status === 'failed'
     const defaultPr = status === 'completed' ? `https://github.com/example/docs/pull/${job.id.split('_')[1]}` : null
     return {
@@ -135,7 +163,9 @@ export async function startStandInService(options = {}) {
 
   /** @param {RecordedRequest} req */
   function pickFault(req) {
-    const fault = faults.find((f) => f.left > 0 && (!f.method || f.method === req.method))
+    const fault = faults.find(
+      (f) => f.left > 0 && (!f.method || f.method === req.method) && (!f.path || req.path.includes(f.path))
+    )
     if (fault) {
       fault.left--
       injected.push({ method: req.method, fault })
@@ -174,17 +204,18 @@ export async function startStandInService(options = {}) {
 
   /** @param {RecordedRequest} req @param {http.ServerResponse} res @returns {{status: number, body: object, contentType?: string}} */
   function answer(req, res) {
-    const match = /^\/v2\/agent\/([^/]+)\/job(?:\/([^/]+))?$/.exec(req.path)
+    const match = /^\/v2\/agent\/([^/]+)\/job(?:\/([^/]+)(\/message)?)?$/.exec(req.path)
     if (!match) return { status: 404, body: { error: 'Not found' } }
     const projectId = decodeURIComponent(match[1])
     const jobId = match[2] === undefined ? null : decodeURIComponent(match[2])
+    const isMessage = match[3] !== undefined
     const auth = String(req.headers.authorization ?? '')
     const key = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : ''
     if (key !== apiKey && !readOnlyKeys.has(key)) return { status: 401, body: { error: 'Invalid API key' } }
     if (options.projects && !options.projects.includes(projectId))
       return { status: 404, body: { error: 'Project not found' } }
 
-    if (req.method === 'POST' && jobId === null) {
+    if (req.method === 'POST' && (jobId === null || isMessage)) {
       if (readOnlyKeys.has(key)) return { status: 403, body: { error: 'API key lacks the write scope' } }
       /** @type {unknown} */
       let parsed
@@ -196,23 +227,61 @@ export async function startStandInService(options = {}) {
       const prompt = /** @type {{prompt?: unknown}} */ (parsed)?.prompt
       if (typeof prompt !== 'string' || prompt.trim() === '')
         return { status: 400, body: { error: 'prompt must be a non-empty string' } }
-      const job = makeJob(projectId, prompt)
-      return { status: 201, body: recordOf(job) }
-    }
-    if (req.method === 'GET' && jobId !== null) {
+      if (jobId === null) return { status: 201, body: recordOf(makeJob(projectId, prompt)) }
       const job = jobs.get(jobId)
       if (!job || job.projectId !== projectId) return { status: 404, body: { error: 'Job not found' } }
-      return { status: 200, body: recordOf(job) }
+      const before = recordOf(job)
+      if ((options.refuseMessagesWhen ?? ['archived', 'failed']).includes(before.status))
+        return { status: 400, body: { error: `Job is ${before.status} and takes no more messages` } }
+      takeMessage(job, prompt, before)
+      return { status: 200, body: job.stale ?? recordOf(job) }
     }
-    res.setHeader('allow', jobId === null ? 'POST' : 'GET')
+    if (req.method === 'GET' && jobId !== null && !isMessage) {
+      const job = jobs.get(jobId)
+      if (!job || job.projectId !== projectId) return { status: 404, body: { error: 'Job not found' } }
+      if (job.stale && job.staleLeft > 0) {
+        job.staleLeft--
+        return { status: 200, body: job.stale }
+      }
+      const record = recordOf(job)
+      job.reads++
+      return { status: 200, body: record }
+    }
+    res.setHeader('allow', jobId === null || isMessage ? 'POST' : 'GET')
     return { status: 405, body: { error: 'Method not allowed' } }
+  }
+
+  /**
+   * The job takes a follow-up message: it moves by the message plan from now, and may go on showing
+   * the record from before it (`before`) for a few reads (staleReadsAfterMessage).
+   * @param {StandInJob} job @param {string} prompt @param {object} before
+   */
+  function takeMessage(job, prompt, before) {
+    messages++
+    const plan = typeof options.messagePlan === 'function' ? options.messagePlan(messages) : (options.messagePlan ?? {})
+    job.messages.push({ at: Date.now(), prompt, plan })
+    const staleReads = options.staleReadsAfterMessage ?? 0
+    job.stale = staleReads > 0 ? before : null
+    job.staleLeft = staleReads
+    job.reads = 0
   }
 
   /** @param {string} projectId @param {string} prompt */
   function makeJob(projectId, prompt) {
     created++
     const id = `job_${created}_${Math.random().toString(36).slice(2, 10)}`
-    const job = { id, projectId, prompt, createdAt: Date.now(), plan: planFor(created) }
+    /** @type {StandInJob} */
+    const job = {
+      id,
+      projectId,
+      prompt,
+      createdAt: Date.now(),
+      plan: planFor(created),
+      messages: [],
+      stale: null,
+      staleLeft: 0,
+      reads: 0
+    }
     jobs.set(id, job)
     return job
   }
@@ -277,6 +346,10 @@ export async function startStandInService(options = {}) {
     get created() {
       return created
     },
+    /** How many follow-up messages were taken (a lost answer's included). */
+    get messages() {
+      return messages
+    },
     /** Requests with this method (and whose path contains `pathPart`, if given). */
     /** @param {string} method @param {string} [pathPart] */
     requestsOf: (method, pathPart = '') => requests.filter((r) => r.method === method && r.path.includes(pathPart)),
@@ -285,14 +358,35 @@ export async function startStandInService(options = {}) {
       const job = jobs.get(id)
       return job ? recordOf(job) : undefined
     },
-    /** When the job reaches its final status (Date.now() scale). @param {string} id */
+    /** When the job reaches its final status (Date.now() scale), after its last message if any. @param {string} id */
     endsAt: (id) => {
-      const job = /** @type {StandInJob} */ (jobs.get(id))
-      const timeline = job.plan.timeline ?? [
-        [0, 'active'],
-        [job.plan.activeMs ?? 300, job.plan.final ?? 'completed']
-      ]
-      return job.createdAt + timeline[timeline.length - 1][0]
+      const { plan, since } = currentPlan(/** @type {StandInJob} */ (jobs.get(id)))
+      const timeline = timelineOf(plan)
+      return since + timeline[timeline.length - 1][0]
+    },
+    /**
+     * A job that exists before the test, made without a request (not counted in `created`): by
+     * default one that has completed with a pull request, ready for a follow-up message.
+     * @param {{ projectId?: string, plan?: Plan }} [seed]
+     */
+    seedJob: (seed = {}) => {
+      seeded++
+      const id = `job_${900 + seeded}_${Math.random().toString(36).slice(2, 10)}`
+      const plan = seed.plan ?? { activeMs: 0 }
+      /** @type {StandInJob} */
+      const job = {
+        id,
+        projectId: seed.projectId ?? 'docs',
+        prompt: '(seeded)',
+        createdAt: Date.now(),
+        plan,
+        messages: [],
+        stale: null,
+        staleLeft: 0,
+        reads: 0
+      }
+      jobs.set(id, job)
+      return id
     },
     /** @param {Fault} fault */
     addFault: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),

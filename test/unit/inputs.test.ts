@@ -68,15 +68,13 @@ describe('readSettings', () => {
     }
   })
 
-  it('follows a jobId instead of creating, and says the prompt is not sent', () => {
+  it('keeps the prompt with a jobId, as a follow-up message to that job, with no warning', () => {
     const writes = vi.mocked(process.stdout.write)
     setInputs({ jobId: 'job_42' })
     const settings = readSettings()
     expect(settings.jobId).toBe('job_42')
-    expect(settings.prompt).toBe('')
-    expect(writes.mock.calls.join('')).toContain(
-      '::warning::Both prompt and jobId are given: following job job_42; the prompt is not sent.'
-    )
+    expect(settings.prompt).toBe('Explain retries')
+    expect(writes.mock.calls.join('')).not.toContain('::warning::')
   })
 
   it('reads booleans and durations', () => {

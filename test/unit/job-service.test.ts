@@ -160,7 +160,7 @@ describe('a 2xx create whose answer cannot be read', () => {
     const jobs = client(url, { bodyTimeoutMs: 200 })
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
-    expect(error.kind).toBe('createdUnread')
+    expect(error.kind).toBe('takenUnread')
     expect(error.message).toMatch(
       /^The service created the job \(HTTP 201\), but its answer could not be read \(the answer stopped arriving\), so its id is not known\. Look it up in the project's dashboard/
     )
@@ -174,7 +174,7 @@ describe('a 2xx create whose answer cannot be read', () => {
     const jobs = client(url)
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
-    expect(error.kind).toBe('createdUnread')
+    expect(error.kind).toBe('takenUnread')
     expect(error.message).toContain('could not be read (it is not a job record: {"status": "active"}), so its id')
     await jobs.close()
   })
