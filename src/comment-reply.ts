@@ -167,13 +167,15 @@ export function startedReply(runUrl: string): string {
   return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`
 }
 
-/** The reply while the job runs: its id and its status as last read. */
+/** The reply while the job runs: its id and its status as last read (and, after a message, that it was sent). */
 export function progressReply(outcome: RunOutcome, runUrl: string): string {
   const id = ON_THE_THREAD.id(outcome.jobId)
   const status = outcome.job ? ON_THE_THREAD.status(outcome.job.status) : '`starting`'
-  return blankSecrets(
-    `⏳ Job ${id} is ${status}. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`
-  )
+  // After a follow-up message the job may read its old final status for a while: say what was done first.
+  const state = outcome.followUp
+    ? `The instruction went to job ${id} as a follow-up; it is ${status}`
+    : `Job ${id} is ${status}`
+  return blankSecrets(`⏳ ${state}. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`)
 }
 
 // A reply is posted where the runner's masking does not apply and Markdown is rendered: the

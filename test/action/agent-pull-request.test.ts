@@ -38,7 +38,10 @@ afterEach(async () => {
 afterAll(removeEventFiles)
 
 /** Jobs that open AGENT_PR; by default a job's pull request is on another host, and gets no note. */
-const OPENS_AGENT_PR: ServiceOptions = { plan: { activeMs: 100, prLink: AGENT_PR_LINK } }
+const OPENS_AGENT_PR: ServiceOptions = {
+  plan: { activeMs: 100, prLink: AGENT_PR_LINK },
+  messagePlan: { activeMs: 100, prLink: AGENT_PR_LINK }
+}
 
 async function standIns(serviceOptions: ServiceOptions = {}, githubOptions: GitHubOptions = {}): Promise<void> {
   service = await startStandInService({ plan: { activeMs: 100 }, ...serviceOptions })
@@ -180,6 +183,14 @@ describe("/docs on the agent's own pull request", () => {
     expect(JSON.parse(message.body).prompt).toMatch(/^also mention that --force never asks/)
     expect(run.outputs.jobId).toBe(jobId)
     expect(run.stdout).toContain(`Pull request #${AGENT_PR} was opened by job ${jobId}`)
+    // The reply on the pull request says where the instruction went, then how the job ended.
+    const [reply] = github.comments.filter((c) => c.body !== notes()[0]?.body)
+    expect(reply.bodies.some((b) => b.startsWith(`⏳ The instruction went to job \`${jobId}\` as a follow-up`))).toBe(
+      true
+    )
+    expect(reply.body).toMatch(new RegExp(`^✅ Job \`${jobId}\` .*pull request: ${AGENT_PR_LINK}`))
+    // The note is left once, not again after the follow-up.
+    expect(notes()).toHaveLength(1)
   })
 
   it('finds the note of a token that is not GITHUB_TOKEN through GET /user when no reply could be posted', async () => {
