@@ -113,6 +113,8 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   let wanted = ''
   let shown = ''
   let edits: Promise<void> = Promise.resolve()
+  // Once the run has ended, only the final text is wanted: a late progress must not replace it.
+  let finished = false
   const flush = async (): Promise<void> => {
     const thread = await opened
     if (!thread || thread.replyId === undefined) return
@@ -131,10 +133,11 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   return {
     progress: (outcome) => {
       void opened.then((thread) => {
-        if (thread && outcome.jobId) want(progressReply(outcome, thread.runUrl))
+        if (thread && outcome.jobId && !finished) want(progressReply(outcome, thread.runUrl))
       })
     },
     finish: async (outcome, elapsedMs) => {
+      finished = true
       const timer = setTimeout(
         () => repliesOver.abort(new Error(`GitHub did not answer within ${afterRunEndsMs / 1000}s of the run's end`)),
         afterRunEndsMs
