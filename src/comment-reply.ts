@@ -115,14 +115,19 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   let edits: Promise<void> = Promise.resolve()
   // Once the run has ended, only the final text is wanted: a late progress must not replace it.
   let finished = false
+  let editRefused = false
   const flush = async (): Promise<void> => {
     const thread = await opened
     if (!thread || thread.replyId === undefined) return
-    while (wanted !== '' && wanted !== shown && !repliesOver.signal.aborted) {
+    while (wanted !== '' && wanted !== shown && !repliesOver.signal.aborted && (finished || !editRefused)) {
       const body = wanted
       // Shown or not, it is not sent again: a reply GitHub refuses once is not pressed on it.
       shown = body
-      await call(`update the reply on the ${where}`, (signal) => edit(thread.octokit, thread.replyId!, body, signal))
+      const edited = await call(`update the reply on the ${where}`, (signal) =>
+        edit(thread.octokit, thread.replyId!, body, signal)
+      )
+      // One warning is enough: after a refused edit, only the final text is tried.
+      if (edited === undefined) editRefused = true
     }
   }
   const want = (body: string): void => {
@@ -133,7 +138,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   return {
     progress: (outcome) => {
       void opened.then((thread) => {
-        if (thread && outcome.jobId && !finished) want(progressReply(outcome, thread.runUrl))
+        if (thread && outcome.jobId && !finished && !editRefused) want(progressReply(outcome, thread.runUrl))
       })
     },
     finish: async (outcome, elapsedMs) => {

@@ -409,6 +409,29 @@ describe('one reply, edited as the run goes', () => {
     )
   })
 
+  it('edits GitHub refuses: a warning, no more progress edits, and the run ends as it would have', async () => {
+    await standIns(
+      {
+        plan: {
+          timeline: [
+            [0, 'active'],
+            [300, 'unknown-status'],
+            [900, 'completed']
+          ]
+        }
+      },
+      { faults: { 'comment-update': { status: 403, message: 'Resource not accessible by integration' } } }
+    )
+    const event = issueCommentEvent({ body: '/docs explain the retry policy', number: 12 })
+    const run = await runAction({ inputs: inputs(), env: env('issue_comment', event) })
+
+    expect(run.code).toBe(0)
+    expect(run.outputs.status).toBe('completed')
+    // The first progress edit, then the final text: never one per status.
+    expect(github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(2)
+    expect(run.stdout.match(/::warning::Could not update the reply on the issue #12/g)).toHaveLength(2)
+  })
+
   it('on cancel: edited with the job id and that the job keeps running on the service', async () => {
     await standIns({ plan: { activeMs: 60_000 } })
     const event = issueCommentEvent({ body: '/docs check the FAQ', number: 12 })
