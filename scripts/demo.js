@@ -20,25 +20,37 @@ console.log(`Stand-in service listening on ${service.url}\n`)
 console.log("--- the action's log ---")
 
 try {
-  const run = await runAction({
-    inputs: {
-      projectId: 'demo-docs',
-      prompt: 'Document the new --dry-run flag in the CLI reference.',
-      apiKey: service.apiKey,
-      baseUrl: service.url,
-      pollInterval: '1s',
-      timeout: '1m'
-    },
-    onStdout: (chunk) => process.stdout.write(asTheLogShowsIt(chunk))
-  })
-  process.stderr.write(run.stderr)
+  const inputs = {
+    projectId: 'demo-docs',
+    apiKey: service.apiKey,
+    baseUrl: service.url,
+    pollInterval: '1s',
+    timeout: '1m'
+  }
+  /** Runs the step once, showing its log as it goes and then its outputs. @param {Record<string, string>} extra */
+  const step = async (extra) => {
+    const run = await runAction({
+      inputs: { ...inputs, ...extra },
+      onStdout: (chunk) => process.stdout.write(asTheLogShowsIt(chunk))
+    })
+    process.stderr.write(run.stderr)
+    console.log('\n--- step outputs ---')
+    for (const [name, value] of Object.entries(run.outputs)) console.log(`${name.padEnd(17)} ${value}`)
+    console.log(`\nThe action exited with code ${run.code}.`)
+    return run
+  }
+  const create = await step({ prompt: 'Document the new --dry-run flag in the CLI reference.' })
 
-  console.log('\n--- step outputs ---')
-  for (const [name, value] of Object.entries(run.outputs)) console.log(`${name.padEnd(17)} ${value}`)
+  // A second run of the step, as a later workflow would: the same job, with one more instruction.
+  console.log("\n--- a follow-up: the same step with jobId and a prompt; the action's log ---")
+  const followUp = await step({ jobId: create.outputs.jobId, prompt: 'Also say that --dry-run never writes files.' })
+
   console.log('\n--- what the service received ---')
   for (const r of service.requests) console.log(`${r.method} ${r.path}`)
-  console.log(`\nThe action exited with code ${run.code}.`)
-  process.exitCode = run.code === 0 && run.outputs.status === 'completed' && run.outputs.prLink ? 0 : 1
+  const done = (/** @type {import('../test/support/run-action.js').ActionRun} */ run) =>
+    run.code === 0 && run.outputs.status === 'completed' && run.outputs.prLink
+  const sameJob = followUp.outputs.jobId === create.outputs.jobId && service.created === 1 && service.messages === 1
+  process.exitCode = done(create) && done(followUp) && sameJob ? 0 : 1
 } finally {
   await service.close()
 }

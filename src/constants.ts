@@ -22,6 +22,7 @@ export const Output = {
   jobId: 'jobId',
   status: 'status',
   prLink: 'prLink',
+  prNumber: 'prNumber',
   model: 'model',
   sourceRepository: 'sourceRepository',
   sourceRef: 'sourceRef',

@@ -63,9 +63,7 @@ type CreateRetry = { readonly [K in keyof typeof RetryPolicy.create]: number }
  * success status is surely the service's own: 201 is; a 200 is also what a proxy's page answers with.
  */
 interface WriteWords {
-  /** As a subject: "The create", "The message to job X". */
-  subject: string
-  /** As an object: "the create", "the message to job X". */
+  /** What it is: "the create", "the message to job X". */
   object: string
   /** Leading a sentence: "Creating the job", "Sending the message to job X". */
   sending: string
@@ -91,7 +89,6 @@ interface WriteWords {
 
 function createWords(projectId: string, baseUrl: string): WriteWords {
   return {
-    subject: 'The create',
     object: 'the create',
     sending: 'Creating the job',
     doing: 'creating the job',
@@ -114,7 +111,6 @@ function createWords(projectId: string, baseUrl: string): WriteWords {
 
 function messageWords(jobId: string, projectId: string): WriteWords {
   return {
-    subject: `The message to job ${jobId}`,
     object: `the message to job ${jobId}`,
     sending: `Sending the message to job ${jobId}`,
     doing: `taking the message for job ${jobId}`,
@@ -350,7 +346,7 @@ export class JobService {
     if (!(error instanceof NetworkError)) return error
     if (error.refusedLocally) {
       return new ServiceError(
-        `${words.subject} was not sent: ${error.message}. ${words.notTaken}. Check the inputs it is made of ` +
+        `${capitalised(words.object)} was not sent: ${error.message}. ${words.notTaken}. Check the inputs it is made of ` +
           `(apiKey is svc_ followed by printable ASCII, ${words.inputs}); sending it again would fail the same way.`,
         'fatal'
       )
@@ -395,6 +391,10 @@ export class JobService {
   private authHeaders(): Record<string, string> {
     return { authorization: `Bearer ${this.options.apiKey}` }
   }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 function formatBytes(bytes: number): string {

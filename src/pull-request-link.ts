@@ -31,3 +31,9 @@ export function pullRequestLink(value: string): string | null {
     return null
   }
 }
+
+/** The number of a pull request link pullRequestLink passed (its last segment); '' for none. */
+export function pullRequestNumber(link: string | null): string {
+  if (link === null || pullRequestLink(link) === null) return ''
+  return link.slice(link.lastIndexOf('/') + 1)
+}

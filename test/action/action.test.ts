@@ -29,6 +29,7 @@ describe('a job followed to its end', () => {
       jobId: job.id,
       status: 'completed',
       prLink: job.prLink,
+      prNumber: job.prLink!.split('/').pop(),
       model: 'docs-agent-large',
       sourceRepository: 'https://github.com/example/docs',
       sourceRef: 'main',

@@ -176,7 +176,7 @@ describe.concurrent('a follow-up message', () => {
     expect(lines(run, 'warning')).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^::warning::Job ${jobId} showed no sign of having taken the follow-up message within [5-8]\\.\\ds: every ` +
+          `^::warning::Job ${jobId} showed no sign of having taken the follow-up message within [5-9]\\.\\ds: every ` +
             `read showed it completed, with pull request https://github\\.com/example/docs/pull/901, as before the message\\.`
         )
       )
@@ -202,5 +202,63 @@ describe.concurrent('a follow-up message', () => {
       expect.stringMatching(new RegExp(`^::warning::Job ${jobId} showed no sign of having taken the follow-up message`))
     ])
     expectCleanOutput(run, service.apiKey)
+  })
+})
+
+describe.concurrent('a follow-up message with wait false', () => {
+  it('ends once the message is taken, reading nothing', async (test) => {
+    const service = await standIn(test)
+    const jobId = service.seedJob()
+    const run = await followUp(service, jobId, { wait: 'false' })
+
+    expect(run.code).toBe(0)
+    expect(messagePosts(service)).toHaveLength(1)
+    expect(service.requestsOf('GET')).toHaveLength(0)
+    expect(run.stdout).toContain(
+      `Not following job ${jobId} after the message (wait is false). Follow it later with jobId: ${jobId}.`
+    )
+    expect(run.outputs.jobId).toBe(jobId)
+  })
+})
+
+describe.concurrent('the prNumber output', () => {
+  it.for<[string, Options['plan'], string, string]>([
+    [
+      'a pull request',
+      { activeMs: 0, prLink: 'https://github.com/example/docs/pull/4213' },
+      'https://github.com/example/docs/pull/4213',
+      '4213'
+    ],
+    [
+      'a merge request',
+      { activeMs: 0, prLink: 'https://gitlab.com/g/docs/-/merge_requests/17' },
+      'https://gitlab.com/g/docs/-/merge_requests/17',
+      '17'
+    ],
+    ['no pull request', { activeMs: 0, prLink: null }, '', ''],
+    [
+      'a link without the shape of one',
+      { activeMs: 0, prLink: 'https://github.com/example/docs/pull/7?x=$(id)' },
+      '',
+      ''
+    ]
+  ])('is the number of the link, or empty: %s', async ([, plan, prLink, prNumber], test) => {
+    const service = await standIn(test, { plan })
+    const run = await runAction({ inputs: inputsFor(service, { context: 'none' }) })
+
+    expect(run.outputs.status).toBe('completed')
+    expect(run.outputs.prLink).toBe(prLink)
+    expect(run.outputs.prNumber).toBe(prNumber)
+    expectCleanOutput(run, service.apiKey)
+  })
+
+  it('is the new pull request after a follow-up message', async (test) => {
+    const service = await standIn(test, {
+      messagePlan: { activeReads: 1, prLink: 'https://github.com/example/docs/pull/78' }
+    })
+    const run = await followUp(service, service.seedJob())
+
+    expect(run.code).toBe(0)
+    expect(run.outputs).toMatchObject({ prLink: 'https://github.com/example/docs/pull/78', prNumber: '78' })
   })
 })

@@ -216,3 +216,83 @@ describe('excerpt', () => {
     expect(excerpt(response('a'.repeat(500)))).toHaveLength(200)
   })
 })
+
+describe('a follow-up message, through the one write path', () => {
+  it('goes to the job, and answers with its record', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const jobId = service.seedJob()
+    const jobs = client(service.url)
+    const job = await jobs.sendMessage(jobId, 'Also explain backoff', noDeadline())
+
+    expect(job?.id).toBe(jobId)
+    expect(service.requestsOf('POST', `/job/${jobId}/message`)).toHaveLength(1)
+    expect(service.messages).toBe(1)
+    await jobs.close()
+  })
+
+  it('taken, with an answer too large to read: followed all the same, and said', async () => {
+    const url = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id": "${'x'.repeat(1_100_000)}"}`)
+    })
+    const lines: string[] = []
+    const jobs = client(url)
+    const job = await jobs.sendMessage('job_7', 'Also explain backoff', noDeadline(), { log: (l) => lines.push(l) })
+
+    expect(job).toBeNull()
+    expect(lines).toEqual([
+      'The service took the message for job job_7 (HTTP 200), but its answer could not be read (it was larger than ' +
+        '1 MB); following the job.'
+    ])
+    await jobs.close()
+  })
+
+  it.for<[string, string]>([
+    ["a proxy's page", '<html><body>Proxy login</body></html>'],
+    ['the record of another job', '{"id": "job_8", "status": "active"}']
+  ])('answered 200 with %s: may or may not have reached the job, never sent again', async ([, body]) => {
+    let posts = 0
+    const url = await rawServer((_req, res) => {
+      posts++
+      res.writeHead(200, { 'content-type': 'text/html' }).end(body)
+    })
+    const jobs = client(url)
+    const error = await failure(jobs.sendMessage('job_7', 'Also explain backoff', noDeadline()))
+
+    expect(error.kind).toBe('uncertain')
+    expect(error.message).toMatch(/^The service answered the message to job job_7 with something that is not /)
+    expect(error.message).toContain('The message may or may not have reached job job_7, so it is not sent again')
+    expect(posts).toBe(1)
+    await jobs.close()
+  })
+
+  it('refused before it left: not sent, naming the inputs it is made of', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const jobs = new JobService({ baseUrl: service.url, projectId: 'docs', apiKey: 'svc_abc€def' })
+    const error = await failure(jobs.sendMessage('job_7', 'Also explain backoff', noDeadline()))
+
+    expect(error.kind).toBe('fatal')
+    expect(error.message).toMatch(
+      /^The message to job job_7 was not sent: .*The message did not reach job job_7\. .*baseUrl, projectId and jobId\)/
+    )
+    expect(service.requests).toHaveLength(0)
+    await jobs.close()
+  })
+
+  it('to an unreachable service: not taken, so tried again, and said as a message', async () => {
+    service = await startStandInService({ apiKey: KEY })
+    const url = service.url
+    await service.stopListening()
+    const lines: string[] = []
+    const jobs = client(url)
+    const error = await failure(
+      jobs.sendMessage('job_7', 'Also explain backoff', noDeadline(), { log: (l) => lines.push(l) })
+    )
+
+    expect(error.kind).toBe('notTaken')
+    expect(error.message).toMatch(
+      /^Could not reach the service at .*The message did not reach job job_7; check baseUrl/
+    )
+    expect(lines).toHaveLength(RetryPolicy.create.tries - 1)
+    await jobs.close()
+  })
+})

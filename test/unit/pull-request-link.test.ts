@@ -1,6 +1,6 @@
 // Only a link of the shape of a pull or merge request on a code host becomes the prLink output.
 import { describe, expect, it } from 'vitest'
-import { pullRequestLink } from '../../src/pull-request-link.js'
+import { pullRequestLink, pullRequestNumber } from '../../src/pull-request-link.js'
 
 describe('pullRequestLink', () => {
   it.each([
@@ -43,5 +43,18 @@ describe('pullRequestLink', () => {
     ['a very long link', `https://github.com/${'a'.repeat(600)}/handbook/pull/7`]
   ])('refuses %s', (_name, link) => {
     expect(pullRequestLink(link)).toBeNull()
+  })
+})
+
+describe('pullRequestNumber', () => {
+  it.each([
+    ['https://github.com/acme/handbook/pull/7', '7'],
+    ['https://gitlab.com/acme/docs/handbook/-/merge_requests/1234', '1234'],
+    ['https://dev.azure.com/acme/docs/_git/handbook/pullrequest/42', '42'],
+    [null, ''],
+    ['https://github.com/acme/handbook/pull/7?x=1', ''],
+    ['https://github.com/acme/handbook/issues/7', '']
+  ])('reads %s as %j', (link, number) => {
+    expect(pullRequestNumber(link)).toBe(number)
   })
 })
