@@ -98,6 +98,8 @@ export async function findAgentJob(
     return jobId
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
+    // A cancel, or the timeout: the run is ending, and says so itself.
+    if (error.kind === 'cancelled') return null
     log.warning(
       `Could not tell whether pull request #${pr.number} is the agent's own: ${failureClause(error, Input.githubToken)}. ` +
         'A new job is started for the instruction.'

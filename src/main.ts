@@ -81,6 +81,7 @@ export async function run(): Promise<void> {
         deadline.signal
       )
       if (agentJob) settings.jobId = agentJob
+      cancel.signal.throwIfAborted()
     }
     // What changed reaches the agent after the prompt (settings.context), with a create or a
     // follow-up message alike: read before it is sent, within a few requests and seconds, never in its way.

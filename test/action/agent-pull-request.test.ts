@@ -262,6 +262,23 @@ describe("/docs on the agent's own pull request", () => {
     expect(JSON.parse(creates()[1].body).prompt).toMatch(/^write a separate page on the cache\n\nContext:/)
   })
 
+  it('cancelled while the comments are read: nothing is sent to the service', async () => {
+    await standIns({}, { faults: { 'comment-list': 'hang' } })
+    const event = issueCommentEvent({ body: '/docs explain the flag', onPullRequest: true, number: AGENT_PR })
+    const action = startAction({ inputs: inputs(), env: env('issue_comment', event) })
+    for (let waited = 0; github.threadReads.length === 0; waited += 20) {
+      if (waited > 5000) throw new Error('The comments were never read.')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    action.child.kill('SIGINT')
+    const run = await action.done
+
+    expect(run.code).toBe(1)
+    expect(service.requests).toHaveLength(0)
+    expect(run.stdout).not.toContain('::warning::Could not tell whether')
+    expect(github.comments[0].body).toMatch(/^🛑 The workflow run was cancelled before a job was started/)
+  })
+
   it("reads the pull request's comments within the page cap", async () => {
     const many = Array.from({ length: 700 }, (_, i) => ({
       issueNumber: AGENT_PR,
