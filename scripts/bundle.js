@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { minify } from 'terser'
+import { BUNDLE_SOURCES, hashFiles, SOURCE_HASH_FILE } from './source-hash.js'
 
 const out = process.argv[2] ?? 'dist'
 const ENTRY = 'index.js'
@@ -33,3 +34,6 @@ for (const name of readdirSync(out)) {
 }
 
 execFileSync(process.execPath, ['scripts/write-licenses.js', join(out, 'licenses.txt')], { stdio: 'inherit' })
+
+// What it was built from, for the demo to tell a dist/ older than src/ (scripts/source-hash.js).
+writeFileSync(join(out, SOURCE_HASH_FILE), `${hashFiles('.', BUNDLE_SOURCES)}\n`)

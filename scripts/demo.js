@@ -1,8 +1,10 @@
 // @ts-check
 // `npm run demo`: the bundled action, end to end, against the stand-in service on 127.0.0.1.
 // Needs only the committed dist/ and Node's built-ins: no install step, no network.
+import { fileURLToPath } from 'node:url'
 import { runAction } from '../test/support/run-action.js'
 import { startStandInService } from '../test/support/stand-in-service.js'
+import { bundleFreshness, SOURCE_HASH_FILE } from './source-hash.js'
 
 /**
  * The runner's commands as its log shows them: masks and debug lines hidden (debug logging is off),
@@ -15,7 +17,28 @@ function asTheLogShowsIt(text) {
     .replace(/^::(error|warning|notice)::/gm, (_, kind) => `${kind[0].toUpperCase()}${kind.slice(1)}: `)
 }
 
-const service = await startStandInService({ plan: { activeMs: 2500, final: 'completed' } })
+// The demo runs the committed dist/: after a change to src/ it shows the old behaviour, however
+// green the tests (they run what src/ builds). Say so first.
+const freshness = bundleFreshness(fileURLToPath(new URL('..', import.meta.url)), 'dist')
+if (freshness === 'stale') {
+  console.warn(
+    'Warning: dist/ was built from other sources than src/ holds now, so this demo shows the behaviour of the ' +
+      'committed bundle, not of your changes. Run npm run bundle first to see them.\n'
+  )
+} else if (freshness === 'unknown') {
+  console.warn(
+    `Note: dist/ records no hash of the sources it was built from (dist/${SOURCE_HASH_FILE}), so whether it is ` +
+      'older than src/ is not known; npm run bundle writes one.\n'
+  )
+}
+
+// After the follow-up message the stand-in, like the real service may, shows the job's old final
+// status for one more read: the action waits until it sees the job working again.
+const service = await startStandInService({
+  plan: { activeMs: 2500, final: 'completed' },
+  messagePlan: { activeMs: 2000, final: 'completed' },
+  staleReadsAfterMessage: 1
+})
 console.log(`Stand-in service listening on ${service.url}\n`)
 console.log("--- the action's log ---")
 

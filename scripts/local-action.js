@@ -1,15 +1,20 @@
 // @ts-check
 // `npm run local-action`: runs src/main.ts (the TypeScript sources, not dist/) under GitHub's
-// @github/local-action, against the stand-in service on 127.0.0.1. local-action stubs
-// @actions/core and reads the inputs from a .env file; this writes one for the stand-in, in a
-// folder of its own. For a run against your own service, see .env.example.
+// @github/local-action, which stubs @actions/core and reads the inputs from a .env file.
+//
+//   npm run local-action                       the inputs in ./.env, as given, when there is one;
+//                                              otherwise the stand-in service on 127.0.0.1 (and it says so)
+//   npm run local-action -- --stand-in         the stand-in, whatever ./.env holds (what .ci/run runs)
+//   npm run local-action -- --env-file PATH    the inputs in PATH
+//
+// For a run against your own service: cp .env.example .env, and edit it.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { stripVTControlCharacters } from 'node:util'
+import { parseArgs, stripVTControlCharacters } from 'node:util'
 import { startStandInService } from '../test/support/stand-in-service.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -19,24 +24,60 @@ if (!existsSync(localAction)) {
   process.exit(1)
 }
 
-const service = await startStandInService({ plan: { activeMs: 2000 } })
-const folder = await mkdtemp(join(tmpdir(), 'local-action-'))
-const envFile = join(folder, '.env')
-await writeFile(
-  envFile,
-  [
-    'INPUT_PROJECTID=demo-docs',
-    "INPUT_PROMPT='Document the new --dry-run flag in the CLI reference.'",
-    `INPUT_BASEURL=${service.url}`,
-    `INPUT_APIKEY=${service.apiKey}`,
-    'INPUT_POLLINTERVAL=1s',
-    'INPUT_TIMEOUT=1m',
-    ''
-  ].join('\n'),
-  { mode: 0o600 }
-)
+const { values: args } = parseArgs({
+  options: { 'stand-in': { type: 'boolean', default: false }, 'env-file': { type: 'string' } }
+})
+const defaultEnvFile = join(root, '.env')
+/** The .env file the user gave, or null to run against the stand-in. */
+const givenEnvFile = args['stand-in']
+  ? null
+  : args['env-file'] !== undefined
+    ? resolve(args['env-file'])
+    : existsSync(defaultEnvFile)
+      ? defaultEnvFile
+      : null
+if (givenEnvFile && !existsSync(givenEnvFile)) {
+  console.error(`There is no file ${givenEnvFile}: give the .env file to read the inputs from.`)
+  process.exit(1)
+}
 
-// The run sees only the inputs above: none of the INPUT_* or GITHUB_* variables of the shell (or
+/** @type {import('../test/support/stand-in-service.js').StandInService | null} */
+let service = null
+/** @type {string | null} */
+let folder = null
+let envFile
+const shownEnvFile = givenEnvFile && relative(process.cwd(), givenEnvFile)
+if (givenEnvFile) {
+  envFile = givenEnvFile
+  console.log(
+    `Running src/main.ts with the inputs in ${shownEnvFile}, as given, ` +
+      `against the baseUrl it names (the stand-in service is not started; --stand-in runs against it instead).`
+  )
+} else {
+  service = await startStandInService({ plan: { activeMs: 2000 } })
+  folder = await mkdtemp(join(tmpdir(), 'local-action-'))
+  envFile = join(folder, '.env')
+  await writeFile(
+    envFile,
+    [
+      'INPUT_PROJECTID=demo-docs',
+      "INPUT_PROMPT='Document the new --dry-run flag in the CLI reference.'",
+      `INPUT_BASEURL=${service.url}`,
+      `INPUT_APIKEY=${service.apiKey}`,
+      'INPUT_POLLINTERVAL=1s',
+      'INPUT_TIMEOUT=1m',
+      ''
+    ].join('\n'),
+    { mode: 0o600 }
+  )
+  console.log(
+    `${args['stand-in'] ? 'As asked (--stand-in)' : 'No .env here'}: running src/main.ts against the stand-in ` +
+      `service on 127.0.0.1, with inputs of its own. For your own service, cp .env.example .env, edit it, and run ` +
+      `npm run local-action again.`
+  )
+}
+
+// The run sees only the inputs of the .env file: none of the INPUT_* or GITHUB_* variables of the shell (or
 // of a CI job) it was started from, so it runs the same on a laptop and in a workflow.
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(INPUT|GITHUB)_/i.test(name)))
 if (process.stdout.isTTY) env.FORCE_COLOR = '1' // its output goes through a pipe here, to be read back
@@ -61,8 +102,8 @@ try {
     child.once('close', (exitCode, signal) => resolve(exitCode ?? signal))
   })
 } finally {
-  await service.close()
-  await rm(folder, { recursive: true, force: true })
+  await service?.close()
+  if (folder) await rm(folder, { recursive: true, force: true })
 }
 
 // local-action exits 0 even when the action fails (its setFailed only records the failure), so
@@ -74,13 +115,21 @@ const lastOutput = (/** @type {string} */ name) => {
 }
 const errors = lines.filter((line) => line.startsWith('::error::'))
 const [jobId, status] = [lastOutput('jobId'), lastOutput('status')]
-const creates = service.requestsOf('POST').length
-const reads = service.requestsOf('GET').length
-
-console.log(`The stand-in service received ${creates} create request(s) and ${reads} read(s).`)
+if (service) {
+  const creates = service.requestsOf('POST').length
+  const reads = service.requestsOf('GET').length
+  console.log(`The stand-in service received ${creates} create request(s) and ${reads} read(s).`)
+}
 if (code !== 0) {
   console.log(`local-action ended with ${code}: the action did not run to its end (see above).`)
   process.exitCode = 1
+} else if (!service) {
+  // Your own inputs: a job left active (wait: false) is an outcome too; an error line is not.
+  const ended = jobId ? `job ${jobId}, status ${status || 'unknown'}` : 'no job'
+  console.log(
+    `local-action ran src/main.ts with the inputs in ${shownEnvFile}: ${ended}${errors.length ? ', with the errors above' : ''}.`
+  )
+  if (errors.length > 0) process.exitCode = 1
 } else if (status !== 'completed' || errors.length > 0) {
   console.log(`The action did not end with a completed job (status: ${status || 'none'}); its errors are above.`)
   process.exitCode = 1

@@ -7,11 +7,11 @@ import { codeSpan } from './change-context/outside-text.js'
 import { readEventPayload } from './change-context/from-runner.js'
 import { GitHubReader, type ReadLimits } from './change-context/github-reader.js'
 import { failureClause, ReadFailure } from './change-context/read-failure.js'
-import { loadOctokit, runLink } from './comment-reply.js'
+import { loadOctokit, runLink, type CommentReplies } from './comment-reply.js'
 import type { TriggeringComment } from './comment-trigger.js'
 import { FRESH_FLAG } from './comment-trigger.js'
 import { Input } from './constants.js'
-import { readTriggerForNote } from './inputs.js'
+import { readTriggerForNote, type Settings } from './inputs.js'
 import { isJobId } from './job-record.js'
 import { log } from './log.js'
 import { blankSecrets } from './redact.js'
@@ -68,27 +68,27 @@ export function pullRequestOf(prLink: string, serverUrl: string): PullRequestRef
 }
 
 /**
- * The job whose note is on this pull request, for a comment that asks for changes there; null when
- * the pull request is not the agent's, or its comments could not be read (a warning then says so,
- * and a new job is started, as on any other pull request).
+ * The job whose note is on the pull request a comment is on, for an instruction that asks for changes
+ * there; '' when the comment is not on a pull request, the pull request is not the agent's, or its
+ * comments could not be read (a warning then says so, and a new job is started, as anywhere else).
  */
 export async function findAgentJob(
   comment: TriggeringComment,
-  token: string,
-  /** The login the token wrote the run's reply as, when it did. */
-  replyAuthor: Promise<string | null>,
+  { githubToken: token }: Pick<Settings, 'githubToken'>,
+  /** The run's reply: the token's login is the author of the reply it posted. */
+  replies: Pick<CommentReplies, 'author'> | undefined,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
-): Promise<string | null> {
-  if (!token) return null
+): Promise<string> {
+  if (!token || comment.thread.kind !== 'pull request') return ''
   const [owner, repo] = comment.repository.split('/')
   const pr = { owner, repo, number: comment.thread.number }
   const reader = openReader(token, signal, env)
-  if (!reader) return null
+  if (!reader) return ''
   try {
-    const author = await tokenLogin(reader, replyAuthor)
+    const author = await tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
     const notes = await notesOn(reader, pr, author)
-    const jobId = notes.at(-1) ?? null
+    const jobId = notes.at(-1) ?? ''
     if (jobId) {
       log.info(
         `Pull request #${pr.number} was opened by job ${jobId} (from the action's note on it): the instruction goes ` +
@@ -99,12 +99,12 @@ export async function findAgentJob(
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
     // A cancel, or the timeout: the run is ending, and says so itself.
-    if (error.kind === 'cancelled') return null
+    if (error.kind === 'cancelled') return ''
     log.warning(
       `Could not tell whether pull request #${pr.number} is the agent's own: ${failureClause(error, Input.githubToken)}. ` +
         'A new job is started for the instruction.'
     )
-    return null
+    return ''
   } finally {
     await reader.close()
   }
@@ -119,7 +119,7 @@ export async function leaveAgentNote(
   outcome: RunOutcome,
   token: string,
   comment: TriggeringComment | null,
-  replyAuthor: Promise<string | null> | null,
+  replies: Pick<CommentReplies, 'author'> | undefined,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<void> {
@@ -137,7 +137,7 @@ export async function leaveAgentNote(
   const reader = openReader(token, signal, env)
   if (!reader) return
   try {
-    const author = await tokenLogin(reader, replyAuthor ?? Promise.resolve(null))
+    const author = await tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
     if ((await notesOn(reader, pr, author)).includes(jobId)) return
     const { octokit, serverUrl } = await loadOctokit(token)
     const body = noteBody(jobId, comment, trigger, serverUrl, env)

@@ -86,7 +86,10 @@ const CODE_WORDS: Record<string, string> = {
   UND_ERR_HEADERS_TIMEOUT: 'no answer came in time',
   UND_ERR_BODY_TIMEOUT: 'the answer stopped arriving',
   UND_ERR_SOCKET: 'the connection closed before the answer was complete',
-  REQUEST_TIMEOUT: 'the request took too long'
+  REQUEST_TIMEOUT: 'the request took too long',
+  // https:// to a port that speaks plain http: the answer to the TLS greeting is not TLS.
+  ERR_SSL_WRONG_VERSION_NUMBER:
+    "the port answered in plain http, not https (ERR_SSL_WRONG_VERSION_NUMBER): baseUrl names a port that is not the service's https port"
 }
 
 /**

@@ -2,8 +2,9 @@ import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './change-context/settings.js'
 import { isCommentEvent } from './comment-trigger.js'
 import { Input } from './constants.js'
-import { parseDuration } from './duration.js'
+import { formatDuration, parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
+import { describeMisnamed, misnamedInputs, type MisnamedInput } from './input-names.js'
 import { isJobId } from './job-record.js'
 import { log } from './log.js'
 import { registerSecret } from './redact.js'
@@ -76,10 +77,17 @@ const POLL_INTERVAL_BOUNDS = {
 export function maskSecrets(): void {
   registerSecret(core.getInput(Input.apiKey, { trimWhitespace: false }))
   registerSecret(core.getInput(Input.githubToken, { trimWhitespace: false }))
+  // A key given under a misspelt name (api_key) is not read, but it is still a key.
+  for (const { variable, meant } of misnamedInputs()) {
+    if (meant === Input.apiKey || meant === Input.githubToken) registerSecret(process.env[variable] ?? '')
+  }
 }
 
 /** Reads and checks every input; `env` tells whether the run is comment-triggered. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const misnamed = misnamedInputs(env)
+  for (const input of misnamed) log.warning(describeMisnamed(input))
+  const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
   const apiKey = required(
     Input.apiKey,
@@ -92,9 +100,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
   if (!KEY_SHAPE.test(apiKey)) {
     throw new ActionError(
-      `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
-        `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
-        `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
+      keyMistake(apiKey) ??
+        `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
+          `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
+          `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
     )
   }
   if (!prompt && !jobId && !comment) {
@@ -113,14 +122,23 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     )
   }
 
+  const wait = readBoolean(Input.wait, true)
+  const timeoutMs = parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout)
+  const pollIntervalMs = parseDuration(
+    core.getInput(Input.pollInterval) || '5s',
+    Input.pollInterval,
+    POLL_INTERVAL_BOUNDS
+  )
+  if ((wait || jobId) && pollIntervalMs >= timeoutMs) warnPollIntervalNotShorter(pollIntervalMs, timeoutMs)
+
   return {
     projectId,
     prompt,
     apiKey,
     baseUrl,
-    wait: readBoolean(Input.wait, true),
-    timeoutMs: parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout),
-    pollIntervalMs: parseDuration(core.getInput(Input.pollInterval) || '5s', Input.pollInterval, POLL_INTERVAL_BOUNDS),
+    wait,
+    timeoutMs,
+    pollIntervalMs,
     jobId,
     requirePr: readBoolean(Input.requirePr, false),
     comment,
@@ -213,10 +231,13 @@ function isDotSegment(text: string): boolean {
   return text === '.' || text === '..' || decoded === '.' || decoded === '..'
 }
 
-function required(name: string, what: string): string {
+/** A required input's value; when it is missing but a misspelt name for it is given, the error names that. */
+function requiredInput(name: string, what: string, misnamed: MisnamedInput[]): string {
   const value = core.getInput(name)
-  if (!value) throw new ActionError(`Input ${name} is required: ${what}.`)
-  return value
+  if (value) return value
+  const given = misnamed.find((input) => input.meant === name)
+  const hint = given ? ` The step gives ${given.given} instead (${given.variable}): name it ${name}.` : ''
+  throw new ActionError(`Input ${name} is required: ${what}.${hint}`)
 }
 
 function readBoolean(name: string, fallback: boolean): boolean {
@@ -283,5 +304,50 @@ function readBaseUrl(text: string): string {
         `Use https://... (plain http is accepted only for 127.0.0.1, ::1 and localhost, for local testing).`
     )
   }
+  // The action adds /v2/agent/<projectId>/job itself: an address that already ends in part of it
+  // (pasted from the API reference) would be asked for /v2/v2/agent/..., which no service has.
+  const apiPath = /\/v2(?:\/agent(?:\/.*)?)?\/*$/i.exec(url.pathname)
+  if (apiPath) {
+    const address = `${url.origin}${url.pathname.slice(0, apiPath.index)}`
+    throw new ActionError(
+      `Input ${Input.baseUrl} is '${neutralise(url.href, 200)}', which ends in the API's own path (${neutralise(apiPath[0], 100)}): ` +
+        `the action adds /v2/agent/<projectId>/job itself. Give the service's address alone: ${neutralise(address, 200)}`
+    )
+  }
   return url.href.replace(/\/+$/, '')
+}
+
+/**
+ * A pollInterval as long as the timeout leaves few reads (the first interval's ramp, then one just
+ * before the deadline): a job that ends early is seen, and logged, that late. Warned, not refused:
+ * the job is still followed and reported right, and tests of a timeout rely on such settings.
+ */
+function warnPollIntervalNotShorter(pollIntervalMs: number, timeoutMs: number): void {
+  const [poll, timeout] = [formatDuration(pollIntervalMs), formatDuration(timeoutMs)]
+  log.warning(
+    `Input ${Input.pollInterval} (${poll}) is not shorter than ${Input.timeout} (${timeout}): the job is read ` +
+      `only a few times within the time allowed, the last just before it runs out, so a job that ends sooner ` +
+      `may be seen late. ` +
+      `Give a ${Input.pollInterval} well below ${Input.timeout} (a tenth of it, say), or a longer ${Input.timeout}.`
+  )
+}
+
+/**
+ * What is wrong with a key that has not the shape of one, when it is a common slip: the header's
+ * `Bearer ` copied with it, or the quotes of a shell or .env file kept in the secret. Never quotes it.
+ */
+function keyMistake(apiKey: string): string | null {
+  if (/^bearer\s/i.test(apiKey)) {
+    return (
+      `Input ${Input.apiKey} starts with 'Bearer ' (the value is not shown): the action writes the Authorization ` +
+      `header itself. Remove 'Bearer ' from the secret, so that it holds the key alone, svc_...`
+    )
+  }
+  if (/^['"`]/.test(apiKey) || /['"`]$/.test(apiKey)) {
+    return (
+      `Input ${Input.apiKey} begins or ends with a quote mark (the value is not shown): the quotes were stored as ` +
+      `part of the secret. Remove them from the secret, so that it holds the key alone, svc_...`
+    )
+  }
+  return null
 }

@@ -2,7 +2,11 @@ import * as core from '@actions/core'
 import { formatDuration } from './duration.js'
 import { log } from './log.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
+import { byteSize, escapeHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
 import { safeLogLines } from './untrusted-text.js'
+
+// Where it was defined before summary-html.ts took the summary's HTML rules.
+export { escapeHtml } from './summary-html.js'
 
 export interface SummaryDetails {
   outcome: RunOutcome
@@ -14,11 +18,12 @@ export interface SummaryDetails {
 }
 
 /**
- * Writes the job summary. Every value is escaped, and the prompt keeps its line breaks as <br>,
- * so nothing in it can inject HTML or break out of the block into Markdown. The job's texts are
- * neutralised when the record is read (job-record.ts), and so is the prompt here (it may be a
- * comment's text), secrets blanked. A missing or unwritable summary file (a local run) is a debug
- * line, never a failure.
+ * Writes the job summary. Every value is escaped, and each piece of outside text is one line of HTML
+ * (summary-html.ts), so nothing in it can inject HTML or break out of its block into Markdown. The
+ * job's texts are neutralised when the record is read (job-record.ts), and so is the prompt here (it
+ * may be a comment's text), secrets blanked. The job table comes first and whole; the prompt and the
+ * context take what is left of GitHub's 1 MiB, and a cut says how much is left out. A missing or
+ * unwritable summary file (a local run) is a debug line, never a failure.
  */
 export async function writeSummary({ outcome, prompt, context, elapsedMs }: SummaryDetails): Promise<void> {
   const { job } = outcome
@@ -40,18 +45,14 @@ export async function writeSummary({ outcome, prompt, context, elapsedMs }: Summ
     ],
     ...rows
   ])
+  let room = SUMMARY_MAX_BYTES - byteSize(summary.stringify())
   if (prompt) {
     const label = outcome.followUp ? 'Follow-up message' : 'Prompt'
-    summary.addRaw(`<p><strong>${label}</strong></p><blockquote>${asHtmlLines(prompt)}</blockquote>`, true)
+    const block = promptBlock(safeLogLines(prompt), room - (context ? CONTEXT_MIN_BYTES : 0), label)
+    summary.addRaw(block, true)
+    room -= byteSize(block) + 1
   }
-  if (context) {
-    // Folded: it can run to thousands of characters, and it is what the agent read, not what was asked.
-    summary.addRaw(
-      `<details><summary>Context sent after the prompt (${context.length.toLocaleString('en-US')} characters)</summary>` +
-        `<pre>${escapeHtml(safeLogLines(context))}</pre></details>`,
-      true
-    )
-  }
+  if (context) summary.addRaw(contextBlock(safeLogLines(context), room), true)
   try {
     await summary.write()
   } catch (error) {
@@ -61,10 +62,40 @@ export async function writeSummary({ outcome, prompt, context, elapsedMs }: Summ
   }
 }
 
-function asHtmlLines(text: string): string {
-  return escapeHtml(safeLogLines(text)).replace(/\n/g, '<br>')
+// Held back for the context when the prompt is cut: enough for its folded block to say what it left out.
+const CONTEXT_MIN_BYTES = 2 * 1024
+// The most a block's own words take (tags, label and note), whatever it shows.
+const BLOCK_WORDS_BYTES = 400
+
+/** The prompt as a quote, one line (its line breaks as <br>), within `room` bytes with its line break. */
+function promptBlock(prompt: string, room: number, label: string): string {
+  const cut = oneLineHtmlWithin(prompt, '<br>', room - 1 - BLOCK_WORDS_BYTES)
+  return `<p><strong>${label}</strong></p><blockquote>${cut.html}</blockquote>${cutNote('prompt', cut)}`
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'|]/g, (c) => `&#${c.charCodeAt(0)};`)
+/**
+ * The context folded, one line (its line breaks as &#10; inside <pre>, so no blank line ever ends the
+ * HTML block early), within `room` bytes with its line break. Folded: it can run to thousands of
+ * characters, and it is what the agent read, not what was asked.
+ */
+function contextBlock(context: string, room: number): string {
+  const cut = oneLineHtmlWithin(context, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
+  const shown = cut.shown < cut.total ? `; the first ${number(cut.shown)} shown` : ''
+  return (
+    `<details><summary>Context sent after the prompt (${number(cut.total)} characters${shown})</summary>` +
+    `<pre>${cut.html}</pre>${cutNote('context', cut)}</details>`
+  )
+}
+
+/** Where a piece was cut to fit GitHub's limit: what is shown, what is left out. Empty when nothing was cut. */
+function cutNote(what: 'prompt' | 'context', { shown, total }: { shown: number; total: number }): string {
+  if (shown >= total) return ''
+  return (
+    `<p><em>The ${what} is cut here to keep this summary within GitHub's 1 MiB: ${number(total - shown)} of its ` +
+    `${number(total)} characters are left out (the agent received them all).</em></p>`
+  )
+}
+
+function number(n: number): string {
+  return n.toLocaleString('en-US')
 }

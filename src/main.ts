@@ -1,11 +1,9 @@
-import * as core from '@actions/core'
 import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
 import { watchForCancel } from './cancel.js'
 import { promptWithSection } from './change-context/render.js'
 import { gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
-import { Output } from './constants.js'
 import { startDeadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
@@ -21,7 +19,7 @@ import { isFinal, type Job } from './job-record.js'
 import { JobService, ServiceError } from './job-service.js'
 import { writeSummary } from './job-summary.js'
 import { log } from './log.js'
-import { setJobOutputs } from './outputs.js'
+import { setJobIdOutput, setJobOutputs } from './outputs.js'
 import { checkProxyVariables } from './proxy-variables.js'
 import { noSignWindowMs } from './retry-policy.js'
 import { describeEnding, staleLine, type RunOutcome } from './run-ending.js'
@@ -73,16 +71,9 @@ export async function run(): Promise<void> {
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
-    if (comment?.thread.kind === 'pull request' && !request?.fresh) {
-      const agentJob = await findAgentJob(
-        comment,
-        settings.githubToken,
-        replies?.author() ?? Promise.resolve(null),
-        deadline.signal
-      )
-      if (agentJob) settings.jobId = agentJob
-      cancel.signal.throwIfAborted()
-    }
+    if (request && !request.fresh)
+      settings.jobId = await findAgentJob(request.comment, settings, replies, deadline.signal)
+    cancel.signal.throwIfAborted()
     // What changed reaches the agent after the prompt (settings.context), with a create or a
     // follow-up message alike: read before it is sent, within a few requests and seconds, never in its way.
     const context = state.prompt ? await gatherRunContext(settings, commentSettings !== null, deadline.signal) : null
@@ -103,12 +94,11 @@ export async function run(): Promise<void> {
     // Without an existing job, the job is created; with one and a prompt, the prompt goes to it as a
     // follow-up message. Each is sent once, whatever happens (see JobService.write); never a new job instead.
     const existingJobId = settings.jobId
-    if (existingJobId) core.setOutput(Output.jobId, (state.jobId = existingJobId))
+    if (existingJobId) setJobIdOutput((state.jobId = existingJobId))
     if (!existingJobId) {
       const job = await service.createJob(message, deadline, hooks)
       log.info(`Created job ${job.id} in project ${settings.projectId}.`)
       onJob(job)
-      core.setOutput(Output.jobId, state.jobId)
     } else if (state.prompt) {
       state.followUp = true
       const job = await service.sendMessage(state.jobId, message, deadline, hooks)
@@ -156,7 +146,7 @@ export async function run(): Promise<void> {
     // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
     await Promise.all([
       replies?.finish(state, Date.now() - startedAt),
-      leaveAgentNote(state, state.settings?.githubToken ?? '', comment, replies?.author() ?? null, cancel.signal)
+      leaveAgentNote(state, state.settings?.githubToken ?? '', comment, replies, cancel.signal)
     ])
     await service?.close()
   }

@@ -3,9 +3,20 @@ import { Output } from './constants.js'
 import type { Job } from './job-record.js'
 import { pullRequestNumber } from './pull-request-link.js'
 
+// The jobId output is written as soon as the job is known, so that a run killed later still leaves
+// it; the outputs at the end then need not write it again.
+let jobIdWritten = ''
+
+/** Writes the jobId output, unless this id is already written. */
+export function setJobIdOutput(jobId: string): void {
+  if (jobId === jobIdWritten) return
+  jobIdWritten = jobId
+  core.setOutput(Output.jobId, jobId)
+}
+
 /** Sets every output from the job as last seen; an output the service left empty is empty. */
 export function setJobOutputs(job: Job): void {
-  core.setOutput(Output.jobId, job.id)
+  setJobIdOutput(job.id)
   core.setOutput(Output.status, job.status)
   core.setOutput(Output.prLink, job.prLink ?? '')
   core.setOutput(Output.prNumber, pullRequestNumber(job.prLink))

@@ -2,6 +2,7 @@
 // failed, and the notices for the log. The event gatherers share it.
 import type { ChangeFacts } from './facts.js'
 import { GitHubReader } from './github-reader.js'
+import { codeSpan } from './outside-text.js'
 import { ReadFailure, type Permission } from './read-failure.js'
 
 /** Everything the context is gathered from. */
@@ -104,9 +105,20 @@ export class Gathering {
   link(path: string): string {
     return `${this.request.serverUrl.replace(/\/+$/, '')}/${this.request.repository}/${path}`
   }
+
+  /**
+   * A page whose address carries a branch or tag name, in a code span like the name itself: a path
+   * segment keeps the name's letters, so a bare link would let its words stand outside the quoting.
+   */
+  namedLink(path: string): string {
+    return codeSpan(this.link(path), Number.MAX_SAFE_INTEGER)
+  }
 }
 
-/** A branch or tag name for a path segment: slashes stay, everything else is encoded. */
+/**
+ * A branch or tag name for a path segment: slashes stay, everything else is encoded. Its letters stay
+ * readable: a link that carries one is a `namedLink`.
+ */
 export function refSegment(ref: string): string {
   return encodeURIComponent(ref).replace(/%2F/g, '/')
 }

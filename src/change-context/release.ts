@@ -17,7 +17,7 @@ export async function gatherRelease(gathering: Gathering): Promise<Gathered> {
   if (!tag) return { facts: null }
   const name = text(release.name).trim()
   const summary = [
-    `Event: release ${name ? `${quoted(name, 150)}, ` : ''}tag ${codeSpan(tag)} (${gathering.link(`releases/tag/${refSegment(tag)}`)})` +
+    `Event: release ${name ? `${quoted(name, 150)}, ` : ''}tag ${codeSpan(tag)} (${gathering.namedLink(`releases/tag/${refSegment(tag)}`)})` +
       `${actionWords(event.action)}${release.prerelease === true ? ', a pre-release' : ''}.`
   ]
   const facts: ChangeFacts = { summary, writing: { label: 'The release notes', text: text(release.body) } }

@@ -18,6 +18,9 @@ export const SECTION_INTRO =
 // Room held back, while filling, for the lines that say what was left out.
 const FILES_TRAILER_ROOM = 100
 const DIFFS_TRAILER_ROOM = 100
+// Room always held back for the section's last line, which names every part that did not fit and
+// was not counted where it would have been: the section never drops anything without a word.
+const LEFT_OUT_ROOM = 64
 // A description or release notes: a summary, not the whole document.
 const WRITING_MAX = 2_000
 const WRITING_SHARE = 0.15
@@ -31,7 +34,7 @@ export function renderSection(facts: ChangeFacts, detail: ContextDetail, limit: 
   const section = new Section(limit)
   if (!section.add(SECTION_INTRO)) return ''
   const reserve = FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM
-  facts.summary.forEach((line, i) => section.add(i === 0 ? `\n${line}` : line, reserve))
+  addSummaryLines(section, facts.summary, reserve)
   if (facts.writing) addWriting(section, facts.writing, Math.min(WRITING_MAX, Math.floor(limit * WRITING_SHARE)))
   if (facts.commits?.list.length) addCommits(section, facts.commits, Math.floor(section.room(reserve) * COMMITS_SHARE))
   if (facts.files?.list.length || facts.files?.total) {
@@ -41,16 +44,18 @@ export function renderSection(facts: ChangeFacts, detail: ContextDetail, limit: 
   return section.toString()
 }
 
-/** Blocks joined by newlines, never longer than the limit. */
+/** Blocks joined by newlines, never longer than the limit, then the line naming what was left out. */
 class Section {
   private readonly blocks: string[] = []
+  /** The parts that did not fit, in words of the action's own: no outside text. */
+  private readonly leftOut: string[] = []
   private size = 0
 
   constructor(private readonly limit: number) {}
 
-  /** The characters a next block may take, keeping `reserve` free. */
+  /** The characters a next block may take, keeping `reserve` free (and the room of the last line). */
   room(reserve = 0): number {
-    return Math.max(0, this.limit - this.size - (this.blocks.length > 0 ? 1 : 0) - reserve)
+    return Math.max(0, this.limit - LEFT_OUT_ROOM - this.size - (this.blocks.length > 0 ? 1 : 0) - reserve)
   }
 
   /** Adds the block if it fits with `reserve` to spare; says whether it did. */
@@ -61,8 +66,43 @@ class Section {
     return true
   }
 
+  /** Adds the block if it fits, else names `part` in the last line; says whether it was added. */
+  addOrName(block: string, part: string, reserve = 0): boolean {
+    if (this.add(block, reserve)) return true
+    this.leftOut.push(part)
+    return false
+  }
+
   toString(): string {
-    return this.blocks.join('\n')
+    if (this.leftOut.length === 0) return this.blocks.join('\n')
+    const free = this.limit - this.size - (this.blocks.length > 0 ? 1 : 0)
+    return [...this.blocks, leftOutLine(this.leftOut, free)].join('\n')
+  }
+}
+
+/**
+ * The last line: the parts left out, each by name, or as many as fit in `max` characters and the
+ * count of the others. Its shortest form fits in LEFT_OUT_ROOM.
+ */
+function leftOutLine(parts: string[], max: number): string {
+  const start = '\nLeft out for lack of room: '
+  for (let named = parts.length; named > 0; named--) {
+    const others = parts.length - named
+    const line =
+      `${start}${parts.slice(0, named).join('; ')}` +
+      `${others > 0 ? `; and ${number(others)} other ${others === 1 ? 'part' : 'parts'}` : ''}.`
+    if (line.length <= max) return line
+  }
+  return `${start}${number(parts.length)} parts of the context.`
+}
+
+/** The lines that say what happened, in order; one that does not fit is named by its place and size. */
+function addSummaryLines(section: Section, lines: string[], reserve: number): void {
+  let first = true
+  for (const [i, line] of lines.entries()) {
+    const part = `line ${i + 1} of the ${lines.length} on what happened (${number(line.length)} characters)`
+    // A blank line before the first one shown, whichever it is.
+    if (section.addOrName(first ? `\n${line}` : line, part, reserve)) first = false
   }
 }
 
@@ -75,7 +115,10 @@ function addWriting(section: Section, writing: NonNullable<ChangeFacts['writing'
       ? `${writing.label} (the first ${number(shown.length - 1)} of ${number(whole.length)} characters):`
       : `${writing.label}:`
   if (!section.add(`\n${label}\n${fenced(shown)}`, FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM)) {
-    section.add(`\n${writing.label}: left out for lack of room (${number(whole.length)} characters).`)
+    section.addOrName(
+      `\n${writing.label}: left out for lack of room (${number(whole.length)} characters).`,
+      `${lowerFirst(writing.label)} (${number(whole.length)} characters)`
+    )
   }
 }
 
@@ -99,7 +142,13 @@ function addCommits(section: Section, commits: NonNullable<ChangeFacts['commits'
               : '):'),
           ...lines
         ].join('\n')
-  section.add(block, FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM)
+  if (section.add(block, FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM)) return
+  // Even the shortest form may not fit: then the last line names it.
+  section.addOrName(
+    `\nCommits: ${number(commits.total)}, not listed for lack of room.`,
+    `the list of ${number(commits.total)} ${commits.total === 1 ? 'commit' : 'commits'}`,
+    FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM
+  )
 }
 
 function commitLine({ sha, message, author }: Commit): string {
@@ -122,15 +171,19 @@ function addFileList(section: Section, files: NonNullable<ChangeFacts['files']>,
     lines.push(line)
     size += line.length + 1
   }
-  if (lines.length > 0) section.add([heading, ...lines].join('\n'), FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM)
+  const shown = lines.length > 0 && section.add([heading, ...lines].join('\n'), FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM)
 
-  const listed = ranked.slice(0, lines.length)
+  const listed = shown ? ranked.slice(0, lines.length) : []
   const notListed = total - listed.length
   if (notListed > 0) {
     const more = listed.length > 0 ? `…and ${number(notListed)} more` : `${number(notListed)} changed`
+    const fileWord = notListed === 1 ? 'file' : 'files'
     const lines = linesLeftOut(files, listed, ranked.slice(listed.length))
-    section.add(
-      `${more} ${notListed === 1 ? 'file' : 'files'}${lines !== undefined ? `, ${number(lines)} lines` : ''}, not listed.`,
+    section.addOrName(
+      `${more} ${fileWord}${lines !== undefined ? `, ${number(lines)} lines` : ''}, not listed.`,
+      listed.length > 0
+        ? `${number(notListed)} more changed ${fileWord}`
+        : `the ${number(notListed)} changed ${fileWord}`,
       DIFFS_TRAILER_ROOM
     )
   }
@@ -188,11 +241,16 @@ function addDiffs(section: Section, listed: ChangedFile[]): void {
   }
   if (left.length > 0) {
     const lines = linesOf(left)
-    section.add(
-      `${headed ? '' : '\n'}Diffs not shown for lack of room: ${number(left.length)} ${left.length === 1 ? 'file' : 'files'}` +
-        `${lines !== undefined ? `, ${number(lines)} lines` : ''}.`
+    const files = `${number(left.length)} ${left.length === 1 ? 'file' : 'files'}`
+    section.addOrName(
+      `${headed ? '' : '\n'}Diffs not shown for lack of room: ${files}${lines !== undefined ? `, ${number(lines)} lines` : ''}.`,
+      `the diffs of ${files} listed above`
     )
   }
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
 }
 
 function number(n: number): string {

@@ -1,6 +1,7 @@
 // The reads more than one event needs: a range of commits, and a pull request's changed files.
 import { COMPARE_FILE_CAP, readComparison, readFiles, type ChangedFile, type Comparison } from './facts.js'
 import { refSegment, type Gathering } from './gathering.js'
+import { sha } from './json-shape.js'
 import { ReadFailure } from './read-failure.js'
 
 /** The compare API's answer for `base...head` (commit ids, branch or tag names), or the failure. */
@@ -14,9 +15,10 @@ export async function compareRange(
   return answer instanceof ReadFailure ? answer : readComparison(answer)
 }
 
-/** The compare page on the server, for the section's link. */
+/** The compare page on the server, for the section's link: bare between commit ids, quoted when it names a branch or tag. */
 export function compareLink(gathering: Gathering, base: string, head: string): string {
-  return gathering.link(`compare/${refSegment(base)}...${refSegment(head)}`)
+  const path = `compare/${refSegment(base)}...${refSegment(head)}`
+  return sha(base) === base && sha(head) === head ? gathering.link(path) : gathering.namedLink(path)
 }
 
 /** Whether GitHub may have left files out of a comparison's list. */

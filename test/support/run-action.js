@@ -18,6 +18,7 @@ export const ACTION_ENTRY = process.env.ACTION_ENTRY || fileURLToPath(new URL('.
  * @property {string} stdout Everything the action printed (the runner reads its commands from it).
  * @property {string} stderr
  * @property {Record<string, string>} outputs The step outputs, last value of each name.
+ * @property {string} outputFile The GITHUB_OUTPUT file as written, every setting of every output.
  * @property {string} summary The job summary written (Markdown/HTML).
  * @property {string} all stdout, stderr, outputs and summary together: what a leak check reads.
  *
@@ -69,11 +70,12 @@ export function startAction(options) {
   const done = new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code) => {
-      const outputs = parseOutputs(readFileSync(outputFile, 'utf8'))
+      const outputText = readFileSync(outputFile, 'utf8')
+      const outputs = parseOutputs(outputText)
       const summary = readFileSync(summaryFile, 'utf8')
       rmSync(dir, { recursive: true, force: true })
       const all = [stdout, stderr, JSON.stringify(outputs), summary].join('\n')
-      resolve({ code, stdout, stderr, outputs, summary, all })
+      resolve({ code, stdout, stderr, outputs, outputFile: outputText, summary, all })
     })
   })
   return { child, done }

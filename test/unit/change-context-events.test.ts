@@ -210,9 +210,10 @@ describe('a release', () => {
     ])
     const { section } = context
     expect(section).toContain(
-      'Event: release "Version 1.2.0", tag `v1.2.0` (https://github.example/octo-org/docs-site/releases/tag/v1.2.0) (published).'
+      'Event: release "Version 1.2.0", tag `v1.2.0` (`https://github.example/octo-org/docs-site/releases/tag/v1.2.0`) (published).'
     )
     expect(section).toContain('Range: since the previous release, `v1.1.0`...`v1.2.0`: 3 commits, 2 files changed.')
+    expect(section).toContain('Compare: `https://github.example/octo-org/docs-site/compare/v1.1.0...v1.2.0`')
     expect(section).toContain('The release notes:\n```text\nAdds the --dry-run flag.\n```')
     expect(section).toContain('"Add --dry-run" (@mona)')
   })

@@ -48,6 +48,21 @@ describe('renderSection', () => {
     }
   })
 
+  it('names in its last line every part that did not fit and was not counted in place', () => {
+    const summary = [`Event: ${'e'.repeat(300)}.`, `From ${'f'.repeat(250)}.`, `Range: ${'r'.repeat(200)}.`]
+    const commits = { list: [{ sha: 'a'.repeat(40), message: 'm'.repeat(90), author: '@mona' }], total: 1 }
+    for (const limit of [1_000, 1_100, 1_300, 1_500, 2_000]) {
+      const section = renderSection({ summary, commits }, 'changes', limit)
+      expect(section.length).toBeLessThanOrEqual(limit)
+      summary.forEach((line, i) => {
+        if (!section.includes(line)) expect(section).toMatch(new RegExp(`line ${i + 1} of the 3 on what happened`))
+      })
+      if (!section.includes('Commits')) expect(section).toContain('the list of 1 commit')
+    }
+    const tight = renderSection({ summary, commits }, 'changes', 1_000)
+    expect(tight).toMatch(/\n\nLeft out for lack of room: line 2 of the 3 on what happened \(256 characters\); /)
+  })
+
   it('keeps the newest commits and says how many earlier ones it left out', () => {
     const list = Array.from({ length: 120 }, (_, i) => ({
       sha: i.toString(16).padStart(4, '0').padEnd(40, 'a'),

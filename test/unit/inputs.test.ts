@@ -95,7 +95,7 @@ describe('readSettings', () => {
     expect(() => readSettings()).toThrow(sentence)
   })
 
-  it.each(['svc_', 'svc_ abc', 'abc123', 'Bearer svc_abc', 'svc_abc€def', 'svc_abc\tdef'])(
+  it.each(['svc_', 'svc_ abc', 'abc123', 'svc_abc€def', 'svc_abc\tdef'])(
     'rejects the key %j by its shape, never showing it',
     (apiKey) => {
       setInputs({ apiKey })
@@ -104,6 +104,16 @@ describe('readSettings', () => {
       )
     }
   )
+
+  it.each([
+    ['Bearer svc_abc', /^Input apiKey starts with 'Bearer ' \(the value is not shown\)[^]*Remove 'Bearer '/],
+    ['"svc_abc"', /^Input apiKey begins or ends with a quote mark \(the value is not shown\)[^]*Remove them/],
+    ["'svc_abc", /^Input apiKey begins or ends with a quote mark/]
+  ])('says what to remove from the key %j, never showing it', (apiKey, message) => {
+    setInputs({ apiKey })
+    expect(() => readSettings()).toThrow(message)
+    expect(() => readSettings()).not.toThrow(/svc_abc/)
+  })
 })
 
 describe('describeSettings', () => {

@@ -1,0 +1,65 @@
+// Outside text in the job summary (the prompt, the context section) as HTML that stays data, within
+// GitHub's size limit.
+//
+// GitHub renders the summary as Markdown. A line that starts with a block tag (<p>, <details>...)
+// opens an HTML block, and Markdown takes over again at the first blank line. So each piece is one
+// line: its line breaks are written as <br> or as a character reference (&#10;, a line break inside
+// <pre>), never as a newline, and Markdown never sees any of it. GitHub also drops a step's summary
+// whole, job table included, when it is larger than 1 MiB; the pieces are cut in UTF-8 bytes, as
+// written, after escaping (an escaped quote takes five bytes, a CJK character three).
+
+/**
+ * The most bytes this step's summary takes: GitHub drops a summary above 1 MiB whole. A KiB short of
+ * it, so that a line end or a byte counted otherwise on GitHub's side cannot tip it over.
+ */
+export const SUMMARY_MAX_BYTES = 1024 * 1024 - 1024
+
+/** `&#60;` and the like: characters that could open a tag or an entity, end an attribute, or cut a table cell. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'|]/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/** Neutralised text, line breaks written as `lineBreak`: one line of HTML. */
+export function oneLineHtml(text: string, lineBreak: '<br>' | '&#10;'): string {
+  return escapeHtml(text).replace(/\n/g, lineBreak)
+}
+
+export interface CutHtml {
+  html: string
+  /** UTF-16 units of the text the HTML shows, from the start. */
+  shown: number
+  /** UTF-16 units of the whole text. */
+  total: number
+}
+
+/**
+ * `oneLineHtml(text)`, or as much of it from the start as takes at most `maxBytes` in UTF-8: whole
+ * characters and whole escapes only, so a cut never leaves half an entity or half a surrogate pair.
+ */
+export function oneLineHtmlWithin(text: string, lineBreak: '<br>' | '&#10;', maxBytes: number): CutHtml {
+  const whole = oneLineHtml(text, lineBreak)
+  if (Buffer.byteLength(whole) <= maxBytes) return { html: whole, shown: text.length, total: text.length }
+  const pieces: string[] = []
+  let bytes = 0
+  let shown = 0
+  for (const c of text) {
+    const piece = c === '\n' ? lineBreak : escapeHtml(c)
+    const size = utf8Bytes(piece)
+    if (bytes + size > maxBytes) break
+    pieces.push(piece)
+    bytes += size
+    shown += c.length
+  }
+  return { html: pieces.join(''), shown, total: text.length }
+}
+
+function utf8Bytes(piece: string): number {
+  const point = piece.codePointAt(0) ?? 0
+  if (piece.length > 2 || point < 0x80) return piece.length // an escape or a line break: ASCII
+  return point < 0x800 ? 2 : point < 0x10000 ? 3 : 4
+}
+
+/** The UTF-8 size of text as it will be written. */
+export function byteSize(text: string): number {
+  return Buffer.byteLength(text)
+}

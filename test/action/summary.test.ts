@@ -1,0 +1,138 @@
+// The job summary as GitHub renders it: the bundled action run on a pull request from a fork and on a
+// push with a huge diff, and the summary file read back. GitHub renders the file as Markdown: a line
+// that starts with an HTML tag opens an HTML block, which runs to the next blank line; every other
+// line is Markdown, where a link or an image goes live. What a user must see is the job table, whole,
+// and outside text only as escaped text inside the <pre> and the <blockquote>, within GitHub's 1 MiB.
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { inputsFor, runAction } from '../support/run-action.js'
+import {
+  changedFile,
+  pullRequestEvent,
+  pushEvent,
+  removeEventFiles,
+  runnerEnvironment,
+  standInCommit,
+  startStandInGitHub,
+  type StandInGitHub
+} from '../support/stand-in-github.js'
+import { startStandInService, type StandInService } from '../support/stand-in-service.js'
+
+const TOKEN = 'ghs_summary_action_token_0123456789'
+const MiB = 1024 * 1024
+
+let service: StandInService
+let github: StandInGitHub
+afterEach(async () => {
+  await service?.close()
+  await github?.close()
+})
+afterAll(removeEventFiles)
+
+/**
+ * The summary split as CommonMark splits it: HTML blocks (from a line that starts with a tag to the
+ * next blank line) and the lines of Markdown between them.
+ */
+function blocksOf(summary: string): { html: string[]; markdown: string[] } {
+  const html: string[] = []
+  const markdown: string[] = []
+  let open: string[] | null = null
+  for (const line of summary.split('\n')) {
+    if (line.trim() === '') {
+      if (open) html.push(open.join('\n'))
+      open = null
+    } else if (open) {
+      open.push(line)
+    } else if (/^ {0,3}<\/?[A-Za-z]/.test(line)) {
+      open = [line]
+    } else {
+      markdown.push(line)
+    }
+  }
+  if (open) html.push(open.join('\n'))
+  return { html, markdown }
+}
+
+/** The text inside each <pre> and <blockquote>: where outside text belongs, escaped. */
+function quotedParts(html: string): string[] {
+  return [...html.matchAll(/<pre>([\s\S]*?)<\/pre>|<blockquote>([\s\S]*?)<\/blockquote>/g)].map((m) => m[1] ?? m[2])
+}
+
+describe('the job summary', () => {
+  it('keeps outside text as escaped text in its one-line blocks: no blank line hands it to Markdown', async () => {
+    const evil = 'evil.example'
+    const title = `Fix a typo [read this first](https://${evil}/phish) ![pixel](https://${evil}/pixel.png) <img src="https://${evil}/i.png">`
+    const body = `Thanks!\n\n</pre></details>\n\n- [x] [approve](https://${evil}/approve)\n\n<a href="https://${evil}/a">go</a>`
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({
+      repository: { pullFiles: { 7: [changedFile('docs/[x](https://evil.example/path).md')] } }
+    })
+    const event = pullRequestEvent({ title, body, fork: 'stranger/docs-site', changedFiles: 1 })
+    const prompt = `Review the docs.\n\n[and this](https://${evil}/prompt) ![p](https://${evil}/p.png)\n\n<b>bold</b>`
+    const run = await runAction({
+      inputs: inputsFor(service, { prompt, githubToken: TOKEN }),
+      env: runnerEnvironment(github, 'pull_request_target', event)
+    })
+
+    expect(run.code).toBe(0)
+    // The section the agent read does carry the fork's text: the summary shows it, as data.
+    expect(JSON.parse(service.requestsOf('POST')[0].body).prompt).toContain(`https://${evil}/phish`)
+    const { html, markdown } = blocksOf(run.summary)
+    expect(markdown.filter((line) => line.includes(evil))).toEqual([])
+    const details = html.find((block) => block.includes('<details>'))
+    expect(details).toBeDefined()
+    // The block that opens the <details> closes it too: no blank line ended it halfway through.
+    expect(details).toMatch(/<details>[\s\S]*<\/pre>[\s\S]*<\/details>/)
+    for (const block of html) {
+      const parts = quotedParts(block)
+      // Inside <pre> and <blockquote>, nothing of it is a tag (but the <br> the prompt's line breaks become).
+      for (const part of parts) expect(part.replace(/<br>/g, '')).not.toMatch(/[<>]/)
+      // Outside them, no outside text at all.
+      let rest = block
+      for (const part of parts) rest = rest.replace(part, '')
+      expect(rest).not.toContain(evil)
+    }
+    expect(run.summary).toContain(`https://${evil}/phish`)
+    expect(run.summary).toContain(`https://${evil}/prompt`)
+  })
+
+  it('stays within 1 MiB of UTF-8 with the job table whole when the context is huge, and says what it left out', async () => {
+    // A JSON-like diff: each quote, <, > and & takes five bytes once escaped; each CJK character three.
+    const line = '+  "名前": "<値 & more>", "x": "\'|\'",\n'
+    const patch = `@@ -1 +1,20000 @@\n${line.repeat(Math.floor(950_000 / line.length))}`
+    const history = [
+      standInCommit('Start', [changedFile('README.md')]),
+      standInCommit('Add the fixtures', [changedFile('src/fixtures.ts', { additions: 20_000, deletions: 0, patch })])
+    ]
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
+    const run = await runAction({
+      inputs: inputsFor(service, {
+        prompt: `Document the fixtures. ${'詳しく説明してください。'.repeat(2_000)}`,
+        githubToken: TOKEN,
+        context: 'diff',
+        contextLimit: '1000000'
+      }),
+      env: runnerEnvironment(github, 'push', pushEvent({ before: history[0].sha, commits: [history[1]] }), {
+        GITHUB_SHA: history[1].sha
+      })
+    })
+
+    expect(run.code).toBe(0)
+    const sent = JSON.parse(service.requestsOf('POST')[0].body).prompt as string
+    expect(sent).toContain(patch.slice(0, 1_000))
+    expect(Buffer.byteLength(sent)).toBeGreaterThan(MiB)
+    expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(MiB)
+    // The job table first and whole, then the prompt whole, then the context cut with a note.
+    const job = run.outputs.jobId
+    expect(run.summary.indexOf('<table>')).toBeLessThan(run.summary.indexOf('<blockquote>'))
+    expect(run.summary).toMatch(new RegExp(`<table>.*<td>Job</td><td>${job}</td>.*<td>Followed for</td>.*</table>`))
+    expect(run.summary).toContain('詳しく説明してください。</blockquote>')
+    expect(run.summary).toMatch(
+      /<summary>Context sent after the prompt \([\d,]+ characters; the first [\d,]+ shown\)<\/summary>/
+    )
+    expect(run.summary).toMatch(
+      /The context is cut here to keep this summary within GitHub's 1 MiB: [\d,]+ of its [\d,]+ characters are left out/
+    )
+    expect(run.summary).toMatch(/<\/pre>.*<\/details>\n$/)
+  })
+})
