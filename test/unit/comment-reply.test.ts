@@ -1,7 +1,7 @@
 // What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
 import { describe, expect, it, vi } from 'vitest'
 import type { Job } from '../../src/job-record.js'
-import { outcomeReply, runLink, startedReply } from '../../src/comment-reply.js'
+import { outcomeReply, progressReply, runLink, startedReply } from '../../src/comment-reply.js'
 import { registerSecret } from '../../src/redact.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
@@ -33,6 +33,15 @@ describe('the replies', () => {
   it('the first one links the run and never starts with a trigger', () => {
     expect(startedReply(RUN)).toContain(`[Follow the workflow run](${RUN})`)
     expect(startedReply(RUN)).toMatch(/^👀/)
+  })
+
+  it('while the job runs: its id and status in code spans, and after a message, where the instruction went', () => {
+    expect(progressReply({ ending: 'error', job: job('active'), jobId: 'job_7' }, RUN)).toBe(
+      `⏳ Job \`job_7\` is \`active\`. [Follow the workflow run](${RUN}); this comment is updated as it goes.`
+    )
+    expect(progressReply({ ending: 'error', job: job('completed'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
+      /^⏳ The instruction went to job `job_7` as a follow-up; it is `completed`\./
+    )
   })
 
   it.each<[string, Parameters<typeof outcomeReply>[0], RegExp]>([
