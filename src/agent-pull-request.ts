@@ -131,7 +131,7 @@ export async function leaveAgentNote(
   const trigger = readTriggerForNote()
   const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
   if (!token) {
-    log.info(`No note on ${where}: ${Input.githubToken} is empty.`)
+    log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
     return
   }
   const reader = openReader(token, signal, env)
