@@ -86,8 +86,7 @@ export async function findAgentJob(
   const reader = openReader(token, signal, env)
   if (!reader) return ''
   try {
-    const author = await tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
-    const notes = await notesOn(reader, pr, author)
+    const notes = await notesOn(reader, pr, tokenLogin(reader, replies?.author() ?? Promise.resolve(null)))
     const jobId = notes.at(-1) ?? ''
     if (jobId) {
       log.info(
@@ -137,7 +136,7 @@ export async function leaveAgentNote(
   const reader = openReader(token, signal, env)
   if (!reader) return
   try {
-    const author = await tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
+    const author = tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
     if ((await notesOn(reader, pr, author)).includes(jobId)) return
     const { octokit, serverUrl } = await loadOctokit(token)
     const body = noteBody(jobId, comment, trigger, serverUrl, env)
@@ -222,9 +221,14 @@ async function tokenLogin(reader: GitHubReader, replyAuthor: Promise<string | nu
   }
 }
 
-/** The job ids of the notes `author` left on the pull request, oldest first, within the page cap. */
-async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: string): Promise<string[]> {
-  const found: string[] = []
+/**
+ * The job ids of the notes `author` left on the pull request, oldest first, within the page cap. The
+ * pages are read while the author is still being found out (the run's reply may be on its way).
+ */
+async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: Promise<string>): Promise<string[]> {
+  // Handled here, awaited below: a failure of either must not go unheard while the other is awaited.
+  author.catch(() => {})
+  const marked: { login: unknown; jobId: string }[] = []
   const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
   for (let page = 1; page <= maxPages; page++) {
     const comments = asArray(
@@ -232,13 +236,13 @@ async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: string)
     )
     for (const entry of comments) {
       const comment = asObject(entry)
-      if (asObject(comment.user).login !== author) continue
       const jobId = markedJobId(text(comment.body))
-      if (jobId) found.push(jobId)
+      if (jobId) marked.push({ login: asObject(comment.user).login, jobId })
     }
     if (comments.length < perPage) break
   }
-  return found
+  const login = await author
+  return marked.filter((note) => note.login === login).map((note) => note.jobId)
 }
 
 function openReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv): GitHubReader | null {
