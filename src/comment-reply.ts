@@ -1,39 +1,63 @@
 import type { TriggeringComment } from './comment-trigger.js'
 import { Input } from './constants.js'
-import { githubClient } from './github-client.js'
+import { formatDuration } from './duration.js'
+import { githubClient, type Octokit } from './github-client.js'
 import { log } from './log.js'
 import { blankSecrets } from './redact.js'
 import { RetryPolicy } from './retry-policy.js'
 import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { codeSpan, neutralise } from './untrusted-text.js'
 
-/** The replies on the issue or pull request a comment-triggered run answers on. */
+/**
+ * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
+ * the run goes (the job id once it exists, each change of status), and at the end (how it ended,
+ * the pull request, the job id, how long it took). Nothing here waits on GitHub or throws: edits
+ * are coalesced, each is bounded, and the run never waits for one but at its very end.
+ */
 export interface CommentReplies {
-  /** Says how the run ended: updates the reply, or adds one if there is none. Never throws. */
-  finish(outcome: RunOutcome): Promise<void>
+  /** The run's progress: edits the reply when what it says has changed (the job id, its status). */
+  progress(outcome: RunOutcome): void
+  /** Says how the run ended: updates the reply, or adds one if there is none. */
+  finish(outcome: RunOutcome, elapsedMs: number): Promise<void>
+  /** The login the token writes as, from the reply it posted; null when no reply was posted. */
+  author(): Promise<string | null>
+}
+
+/** What this action reads of a comment it posted. */
+interface PostedComment {
+  id: number
+  html_url: string
+  user?: { login?: string } | null
 }
 
 type GitHub = typeof import('@actions/github')
-type Octokit = ReturnType<GitHub['getOctokit']>
 
 // A reply is a courtesy: it must never hold the step for long, whatever the API does.
 const { requestTimeoutMs, afterRunEndsMs } = RetryPolicy.githubReplies
 
+/** Loads the GitHub client for `token`; only the runs that talk to GitHub's API load it. */
+export async function loadOctokit(token: string): Promise<{ octokit: Octokit; serverUrl: string }> {
+  const github: GitHub = await import('@actions/github')
+  return { octokit: githubClient(github, token), serverUrl: github.context.serverUrl }
+}
+
 /**
- * Puts an 👀 reaction on the comment and a reply linking the workflow run, without waiting for
- * either: the job is created meanwhile. The GitHub client is loaded here, and only here, so that
- * runs that are not comment-triggered never load it. Every GitHub call that fails is a warning.
+ * Puts an 👀 reaction on the comment (a review has none) and a reply linking the workflow run,
+ * without waiting for either: the job is created meanwhile. A reply to a comment on the diff goes
+ * under it, in its review thread; a reply to an issue comment or a review goes on the conversation.
+ * Every GitHub call that fails is a warning.
  */
 export function startCommentReplies(comment: TriggeringComment, token: string): CommentReplies {
   if (!token) {
     log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
     )
-    return { finish: async () => {} }
+    return { progress: () => {}, finish: async () => {}, author: async () => null }
   }
   const [owner, repo] = comment.repository.split('/')
   const issue = { owner, repo, issue_number: comment.thread.number }
   const where = describe(comment)
+  const onDiff = comment.kind === 'review comment'
 
   // Aborted once the run has ended and the replies have had their grace: whatever GitHub call is
   // still waiting then gives up, so that none holds the step longer.
@@ -41,31 +65,83 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   const call = <T>(what: string, request: (signal: AbortSignal) => Promise<T>) =>
     attempt(what, request, repliesOver.signal)
   const opened = (async () => {
-    const github = await call('load the GitHub client', (): Promise<GitHub> => import('@actions/github'))
-    if (!github) return null
-    const octokit: Octokit = githubClient(github, token)
-    const runUrl = runLink(github.context.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
-    await call(`react to the comment on the ${where}`, (signal) =>
-      octokit.rest.reactions.createForIssueComment({
-        owner,
-        repo,
-        comment_id: comment.id,
-        content: 'eyes',
-        request: { signal }
-      })
-    )
-    const reply = await call(`reply on the ${where}`, (signal) =>
-      octokit.rest.issues.createComment({ ...issue, body: startedReply(runUrl), request: { signal } })
-    )
+    const loaded = await call('load the GitHub client', () => loadOctokit(token))
+    if (!loaded) return null
+    const { octokit } = loaded
+    const runUrl = runLink(loaded.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
+    if (comment.kind !== 'review') {
+      await call(
+        `react to the ${comment.kind === 'issue comment' ? 'comment' : comment.kind} on the ${where}`,
+        (signal) => {
+          const target = { owner, repo, comment_id: comment.id, content: 'eyes' as const, request: { signal } }
+          return onDiff
+            ? octokit.rest.reactions.createForPullRequestReviewComment(target)
+            : octokit.rest.reactions.createForIssueComment(target)
+        }
+      )
+    }
+    const reply = await call(`reply on the ${where}`, (signal) => post(octokit, startedReply(runUrl), signal))
     if (reply) log.info(`Replied on the ${where}: ${neutralise(String(reply.data.html_url))}`)
-    return { octokit, runUrl, replyId: reply?.data.id }
+    const author = login(reply?.data.user?.login)
+    return { octokit, runUrl, replyId: reply?.data.id, author }
   })().catch((error: unknown) => {
     log.warning(`Could not answer on the ${where}: ${describeError(error)} The job is not affected.`)
     return null
   })
 
+  /** Posts a reply: under the comment on the diff, or on the conversation. */
+  const post = (octokit: Octokit, body: string, signal: AbortSignal): Promise<{ data: PostedComment }> =>
+    onDiff
+      ? octokit.rest.pulls.createReplyForReviewComment({
+          owner,
+          repo,
+          pull_number: comment.thread.number,
+          comment_id: comment.replyTo ?? comment.id,
+          body,
+          request: { signal }
+        })
+      : octokit.rest.issues.createComment({ ...issue, body, request: { signal } })
+  /** Edits the reply where it was posted. */
+  const edit = (octokit: Octokit, replyId: number, body: string, signal: AbortSignal): Promise<unknown> =>
+    onDiff
+      ? octokit.rest.pulls.updateReviewComment({ owner, repo, comment_id: replyId, body, request: { signal } })
+      : octokit.rest.issues.updateComment({ owner, repo, comment_id: replyId, body, request: { signal } })
+
+  // Edits are coalesced: one at a time, and each sends the newest text, so a burst of changes
+  // while an edit is on its way costs one edit more, not one per change.
+  let wanted = ''
+  let shown = ''
+  let edits: Promise<void> = Promise.resolve()
+  // Once the run has ended, only the final text is wanted: a late progress must not replace it.
+  let finished = false
+  let editRefused = false
+  const flush = async (): Promise<void> => {
+    const thread = await opened
+    if (!thread || thread.replyId === undefined) return
+    while (wanted !== '' && wanted !== shown && !repliesOver.signal.aborted && (finished || !editRefused)) {
+      const body = wanted
+      // Shown or not, it is not sent again: a reply GitHub refuses once is not pressed on it.
+      shown = body
+      const edited = await call(`update the reply on the ${where}`, (signal) =>
+        edit(thread.octokit, thread.replyId!, body, signal)
+      )
+      // One warning is enough: after a refused edit, only the final text is tried.
+      if (edited === undefined) editRefused = true
+    }
+  }
+  const want = (body: string): void => {
+    wanted = body
+    edits = edits.then(flush)
+  }
+
   return {
-    finish: async (outcome) => {
+    progress: (outcome) => {
+      void opened.then((thread) => {
+        if (thread && outcome.jobId && !finished && !editRefused) want(progressReply(outcome, thread.runUrl))
+      })
+    },
+    finish: async (outcome, elapsedMs) => {
+      finished = true
       const timer = setTimeout(
         () => repliesOver.abort(new Error(`GitHub did not answer within ${afterRunEndsMs / 1000}s of the run's end`)),
         afterRunEndsMs
@@ -73,21 +149,18 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
       try {
         const thread = await Promise.race([opened, whenAborted(repliesOver.signal)])
         if (!thread) return
-        const body = outcomeReply(outcome, thread.runUrl)
-        const { octokit, replyId } = thread
-        if (replyId !== undefined) {
-          await call(`update the reply on the ${where}`, (signal) =>
-            octokit.rest.issues.updateComment({ owner, repo, comment_id: replyId, body, request: { signal } })
-          )
+        const body = outcomeReply(outcome, thread.runUrl, elapsedMs)
+        if (thread.replyId !== undefined) {
+          want(body)
+          await Promise.race([edits, whenAborted(repliesOver.signal)])
         } else {
-          await call(`reply on the ${where}`, (signal) =>
-            octokit.rest.issues.createComment({ ...issue, body, request: { signal } })
-          )
+          await call(`reply on the ${where}`, (signal) => post(thread.octokit, body, signal))
         }
       } finally {
         clearTimeout(timer)
       }
-    }
+    },
+    author: async () => (await opened)?.author ?? null
   }
 }
 
@@ -98,7 +171,18 @@ export function runLink(serverUrl: string, repository: string, runId: string | u
 
 /** The first reply, at once. It never starts with the trigger, so it cannot start a run itself. */
 export function startedReply(runUrl: string): string {
-  return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated when it ends.`
+  return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`
+}
+
+/** The reply while the job runs: its id and its status as last read (and, after a message, that it was sent). */
+export function progressReply(outcome: RunOutcome, runUrl: string): string {
+  const id = ON_THE_THREAD.id(outcome.jobId)
+  const status = outcome.job ? ON_THE_THREAD.status(outcome.job.status) : '`starting`'
+  // After a follow-up message the job may read its old final status for a while: say what was done first.
+  const state = outcome.followUp
+    ? `The instruction went to job ${id} as a follow-up; it is ${status}`
+    : `Job ${id} is ${status}`
+  return blankSecrets(`⏳ ${state}. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`)
 }
 
 // A reply is posted where the runner's masking does not apply and Markdown is rendered: the
@@ -110,13 +194,15 @@ const ON_THE_THREAD: ValueFormat = {
 }
 
 /**
- * The reply once the run ends: the pull request, no changes, failed, timed out... Its words are
- * the action's own; the service's only as code spans, and a pull request link only of the shape
- * pull-request-link.ts accepts.
+ * The reply once the run ends: the pull request, no changes, failed, timed out..., then the job id
+ * and how long the run took. Its words are the action's own; the service's only as code spans, and
+ * a pull request link only of the shape pull-request-link.ts accepts.
  */
-export function outcomeReply(outcome: RunOutcome, runUrl: string): string {
+export function outcomeReply(outcome: RunOutcome, runUrl: string, elapsedMs: number): string {
   const { icon, short } = describeEnding(outcome, ON_THE_THREAD)
-  return blankSecrets(`${icon} ${short}\n\n[Workflow run](${runUrl})`)
+  const jobId = outcome.jobId || outcome.job?.id || ''
+  const facts = [...(jobId ? [`Job ${ON_THE_THREAD.id(jobId)}`] : []), `took ${formatDuration(elapsedMs)}`].join(', ')
+  return blankSecrets(`${icon} ${short}\n\n${facts} · [Workflow run](${runUrl})`)
 }
 
 /**
@@ -163,4 +249,9 @@ function whenAborted(signal: AbortSignal): Promise<null> {
 
 function describe(comment: TriggeringComment): string {
   return `${comment.thread.kind} #${comment.thread.number}`
+}
+
+/** A GitHub login as GitHub allows it (an app's with `[bot]`), or null. */
+export function login(value: unknown): string | null {
+  return typeof value === 'string' && /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$/.test(value) ? value : null
 }

@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './change-context/settings.js'
+import { isCommentEvent } from './comment-trigger.js'
 import { Input } from './constants.js'
 import { formatDuration, parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
@@ -35,7 +36,7 @@ export interface Settings {
   jobId: string
   /** Fail a completed job that opened no pull request. */
   requirePr: boolean
-  /** Set when the run is comment-triggered: an issue_comment event, and neither prompt nor jobId given. */
+  /** Set when the run is comment-triggered: a comment event (see COMMENT_EVENTS), and neither prompt nor jobId given. */
   comment: CommentSettings | null
   /** What the agent is told besides the prompt: nothing, what changed, or that and the diffs. */
   context: ContextMode
@@ -121,9 +122,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     )
   }
   // A prompt with a jobId is a follow-up message to that job (see JobService.sendMessage).
-  if (inlinePrompt && env.GITHUB_EVENT_NAME === 'issue_comment') {
+  if (inlinePrompt && isCommentEvent(env.GITHUB_EVENT_NAME)) {
     log.warning(
-      `This run was started by a comment (issue_comment) and has a ${Input.prompt} input, so it starts a job ` +
+      `This run was started by a comment (${env.GITHUB_EVENT_NAME}) and has a ${Input.prompt} input, so it starts a job ` +
         `${jobId ? '(here, a message to one) ' : ''}whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
         `leave ${Input.prompt} out and let the comment give the instruction (see ${Input.trigger} and ` +
         `${Input.allowedAssociations}), or check github.event.comment.author_association in the workflow's if: condition.`
@@ -158,17 +159,26 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 }
 
 /**
- * The comment-triggered part of the settings, or null when the run is not comment-triggered (an
- * issue_comment event, with neither prompt nor jobId given). Read on its own first, so that a
+ * The comment-triggered part of the settings, or null when the run is not comment-triggered (a
+ * comment event, with neither prompt nor jobId given). Read on its own first, so that a
  * comment-triggered run can answer on its thread even when the other inputs are wrong.
  */
 export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): CommentSettings | null {
-  if (env.GITHUB_EVENT_NAME !== 'issue_comment' || core.getInput(Input.prompt) || core.getInput(Input.jobId)) {
+  if (!isCommentEvent(env.GITHUB_EVENT_NAME) || core.getInput(Input.prompt) || core.getInput(Input.jobId)) {
     return null
   }
   return {
     trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),
     allowedAssociations: parseAssociations(core.getInput(Input.allowedAssociations) || DEFAULT_ASSOCIATIONS)
+  }
+}
+
+/** The trigger, as the note on the agent's pull request names it in any run: the default when the input is unusable. */
+export function readTriggerForNote(): string {
+  try {
+    return readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER)
+  } catch {
+    return DEFAULT_TRIGGER
   }
 }
 

@@ -1,8 +1,9 @@
+import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
 import { watchForCancel } from './cancel.js'
 import { promptWithSection } from './change-context/render.js'
 import { blankInstruction, gatherRunContext } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
-import { readCommentRequest } from './comment-trigger.js'
+import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
 import { startDeadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
@@ -55,15 +56,17 @@ export async function run(): Promise<void> {
   const cancel = watchForCancel(() => announce(Object.assign(state, { ending: 'cancelled' })))
   let service: JobService | undefined
   let replies: CommentReplies | undefined
+  let comment: TriggeringComment | null = null
   try {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
     // to say that the workflow's inputs are wrong).
     const commentSettings = readCommentSettings()
-    if (commentSettings) {
-      const request = readCommentRequest(commentSettings)
-      if (!request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
+    const request = commentSettings ? readCommentRequest(commentSettings) : null
+    if (request && !request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
+    if (request) {
       state.prompt = await blankInstruction(request.prompt)
-      replies = startCommentReplies(request.comment, readGithubToken())
+      comment = request.comment
+      replies = startCommentReplies(comment, readGithubToken())
     }
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
@@ -73,6 +76,10 @@ export async function run(): Promise<void> {
     checkProxyVariables()
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
+    // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
+    if (request && !request.fresh)
+      settings.jobId = await findAgentJob(request.comment, settings, replies, deadline.signal)
+    cancel.signal.throwIfAborted()
     // What changed reaches the agent after the prompt (settings.context), with a create or a
     // follow-up message alike: read before it is sent, within a few requests and seconds, never in
     // its way (it takes at most half the time left).
@@ -96,6 +103,7 @@ export async function run(): Promise<void> {
     const onJob = (job: Job): void => {
       Object.assign(state, { job, jobId: job.id })
       logStatus(job)
+      replies?.progress(state)
     }
     service = new JobService(settings)
     const hooks = { log: log.warning, onSending: (inFlight: boolean) => (state.writeInFlight = inFlight) }
@@ -141,6 +149,7 @@ export async function run(): Promise<void> {
     } else {
       state.reason = failureMessage(error)
       state.createdUnread = error instanceof ServiceError && error.kind === 'takenUnread'
+      state.createUncertain = error instanceof ServiceError && error.kind === 'uncertain'
       logStackForBugReport(error)
     }
   } finally {
@@ -151,7 +160,11 @@ export async function run(): Promise<void> {
       const { prompt, context, leaving } = state
       await writeSummary({ outcome: state, prompt, context, leaving, elapsedMs: Date.now() - startedAt })
     }
-    await replies?.finish(state)
+    // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
+    await Promise.all([
+      replies?.finish(state, Date.now() - startedAt),
+      leaveAgentNote(state, state.settings?.githubToken ?? '', comment, replies, cancel.signal)
+    ])
     await service?.close()
   }
 }

@@ -73,7 +73,14 @@ export const RetryPolicy = {
    * Replies on a comment thread are a courtesy: each GitHub call is bounded, and once the run has
    * ended, whatever is left of them (the final reply included) gets this long, no more.
    */
-  githubReplies: { requestTimeoutMs: 10_000, afterRunEndsMs: 5000 }
+  githubReplies: { requestTimeoutMs: 10_000, afterRunEndsMs: 5000 },
+  /**
+   * The agent's own pull request (agent-pull-request.ts): its comments are read to find the job's
+   * note, before a follow-up and before the note is left, bounded like the context's reads: at most
+   * `maxPages` pages of `perPage` comments (the note comes early in a pull request's life), each
+   * request and all of them within their limits.
+   */
+  agentPullRequest: { maxPages: 5, perPage: 100, requestTimeoutMs: 5000, totalMs: 8000 }
 } as const
 
 /** How long the context's reads may take, with `timeLeftMs` left of the step when they start. */

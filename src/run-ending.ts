@@ -36,6 +36,8 @@ export interface RunOutcome {
   waitedMs?: number
   /** For an error: the service created a job, but its answer could not be read, so its id is unknown. */
   createdUnread?: boolean
+  /** For an error: the create's answer was lost (a 5xx, a reset, the timeout mid-create): a job may exist. */
+  createUncertain?: boolean
   /** For an error or a skip: the sentence that says what happened and what to do. */
   reason?: string
 }
@@ -141,7 +143,9 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
             : `Following job ${name} failed; the workflow run's log says why.`
           : outcome.createdUnread
             ? "A job was created, but its id could not be read; the workflow run's log says how to find it."
-            : "The run failed and no job was started; the workflow run's log says why.",
+            : outcome.createUncertain
+              ? "The service's answer to the create was lost, so the job may or may not have been created. Check the project's jobs before asking again, or a second job may be made; the workflow run's log says more."
+              : "The run failed and no job was started; the workflow run's log says why.",
         log: outcome.reason ?? 'The run failed.'
       }
     case 'dry-run':

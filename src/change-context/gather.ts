@@ -43,6 +43,8 @@ const GATHERERS: Record<string, (gathering: Gathering) => Promise<Gathered>> = {
   pull_request: gatherPullRequest,
   pull_request_target: gatherPullRequest,
   issue_comment: gatherIssueComment,
+  pull_request_review_comment: gatherIssueComment,
+  pull_request_review: gatherIssueComment,
   release: gatherRelease
 }
 

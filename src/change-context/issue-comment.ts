@@ -1,5 +1,6 @@
-// A comment on an issue or a pull request: the thread, who wrote the comment and, on a pull request,
-// what it changes. In a comment-triggered run this is where the agent learns what "this" refers to.
+// A comment on an issue or a pull request, a comment on a line of a pull request's diff, or a review's
+// body: the thread, who wrote it and, on a pull request, what it changes. In a comment-triggered run
+// this is where the agent learns what "this" refers to.
 import type { ChangeFacts } from './facts.js'
 import type { Gathered, Gathering } from './gathering.js'
 import { asObject, count, login, text } from './json-shape.js'
@@ -9,11 +10,19 @@ import { readPullFiles } from './shared-reads.js'
 export async function gatherIssueComment(gathering: Gathering): Promise<Gathered> {
   const { request } = gathering
   const event = asObject(request.payload)
-  const issue = asObject(event.issue)
+  const onIssue = request.eventName === 'issue_comment'
+  const issue = asObject(onIssue ? event.issue : event.pull_request)
   const number = count(issue.number)
   if (number === undefined) return { facts: null }
-  const isPull = issue.pull_request !== undefined && issue.pull_request !== null
-  const who = login(asObject(asObject(event.comment).user).login)
+  const isPull = !onIssue || (issue.pull_request !== undefined && issue.pull_request !== null)
+  const written = asObject(request.eventName === 'pull_request_review' ? event.review : event.comment)
+  const who = login(asObject(written.user).login)
+  const what =
+    request.eventName === 'pull_request_review'
+      ? 'a review'
+      : request.eventName === 'pull_request_review_comment'
+        ? 'a review comment'
+        : 'a comment'
   const title = text(issue.title).trim()
   const thread =
     `${isPull ? 'pull request' : 'issue'} #${number}${title ? ` ${quoted(title, 150)}` : ''}` +
@@ -21,8 +30,8 @@ export async function gatherIssueComment(gathering: Gathering): Promise<Gathered
   const author = who ? `@${who}` : 'someone'
   const summary = [
     request.promptFromComment
-      ? `Event: ${author} asked this in a comment on ${thread}.`
-      : `Event: a comment by ${author} on ${thread}.`
+      ? `Event: ${author} asked this in ${what} on ${thread}.`
+      : `Event: ${what} by ${author} on ${thread}.`
   ]
   const facts: ChangeFacts = { summary }
   if (!isPull) return { facts }

@@ -68,6 +68,19 @@ function commentRunOptions({ event, inputs = {}, env = {}, entry }: CommentRun) 
   }
 }
 
+/** One reply posted, then only edits of it: the requests GitHub got, without the reads of the thread. */
+function expectOneReplyEdited(): void {
+  const writes = github.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`)
+  const [reply] = github.comments
+  expect(github.comments).toHaveLength(1)
+  expect(writes.slice(0, 2)).toEqual([
+    `POST /repos/${REPO}/issues/comments/4242/reactions`,
+    `POST /repos/${REPO}/issues/12/comments`
+  ])
+  expect(writes.length).toBeGreaterThan(2)
+  expect(writes.slice(2).every((w) => w === `PATCH /repos/${REPO}/issues/comments/${reply.id}`)).toBe(true)
+}
+
 function promptsSent(): string[] {
   return service.requestsOf('POST').map((r) => JSON.parse(r.body).prompt)
 }
@@ -93,14 +106,13 @@ describe('a trusted comment', () => {
     expect(github.comments).toHaveLength(1)
     expect(reply.issueNumber).toBe(12)
     expect(reply.bodies[0]).toContain(`[Follow the workflow run](${RUN_LINK})`)
-    expect(reply.body).toBe(
-      `✅ Job \`${run.outputs.jobId}\` opened a pull request: ${run.outputs.prLink}\n\n[Workflow run](${RUN_LINK})`
-    )
-    expect(github.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `POST /repos/${REPO}/issues/comments/4242/reactions`,
-      `POST /repos/${REPO}/issues/12/comments`,
-      `PATCH /repos/${REPO}/issues/comments/${reply.id}`
-    ])
+    const { jobId, prLink } = run.outputs
+    expect(
+      reply.body.startsWith(`✅ Job \`${jobId}\` opened a pull request: ${prLink}\n\nJob \`${jobId}\`, took `)
+    ).toBe(true)
+    expect(reply.body).toMatch(/, took [\d.]+m?s · /)
+    expect(reply.body.endsWith(`· [Workflow run](${RUN_LINK})`)).toBe(true)
+    expectOneReplyEdited()
     expect(github.requests.every((r) => r.headers.authorization === `token ${TOKEN}`)).toBe(true)
     expect(github.requests[0].headers['user-agent']).toMatch(/^docs-agent-job-action\/\d+\.\d+\.\d+ /)
     // The summary shows the prompt as given, and the context sent with it, folded.
@@ -140,7 +152,7 @@ describe('a trusted comment', () => {
     const run = await runOnComment({ event: { body: '/docs explain it' }, env: { GITHUB_SERVER_URL: ghes } })
 
     expect(run.code).toBe(0)
-    expect(github.requests).toHaveLength(3)
+    expectOneReplyEdited()
     expect(github.reactions).toHaveLength(1)
     expect(promptsSent()[0]).toContain(`(${ghes}/${REPO}/issues/12).`)
     expect(github.comments[0].body).toContain(`[Workflow run](${ghes}/${REPO}/actions/runs/4711)`)
@@ -235,6 +247,25 @@ describe('the reply says how the job ended', () => {
     expect(run.code).toBe(1)
     expect(service.requests).toHaveLength(0)
     expect(github.comments[0].body).toMatch(/^❌ The run failed and no job was started/)
+  })
+
+  it.for([
+    ['a 502 after the service made the job', { method: 'POST', status: 502, body: 'Bad gateway', afterCreate: true }],
+    ['a reset after the service made the job', { method: 'POST', drop: 'reset', afterCreate: true }]
+  ] as const)('a create whose answer was lost (%s): the thread is told a job may exist', async ([, fault]) => {
+    service = await startStandInService({ faults: [fault] })
+    github = await startStandInGitHub()
+    const run = await runOnComment({ event: { body: '/docs check the FAQ' } })
+
+    expect(run.code).toBe(1)
+    expect(service.jobs.size).toBe(1)
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    const [reply] = github.comments
+    expect(reply.body).not.toMatch(/no job was started/)
+    expect(reply.body).toMatch(
+      /^❌ The service's answer to the create was lost, so the job may or may not have been created\./
+    )
+    expect(reply.body).toContain("Check the project's jobs before asking again")
   })
 })
 
@@ -369,7 +400,7 @@ describe('the GitHub client', () => {
       })
 
       expect(run.code).toBe(0)
-      expect(github.requests).toHaveLength(3)
+      expectOneReplyEdited()
       expect(tunnels.length).toBeGreaterThan(0)
       expect(tunnels.every((target) => target === `api.github.test:${github.port}`)).toBe(true)
     } finally {

@@ -1,6 +1,8 @@
 // @ts-check
-// A stand-in for the part of GitHub's REST API that the action uses: reactions on an issue comment,
-// and comments created and updated on an issue or pull request (comment-triggered runs); and the
+// A stand-in for the part of GitHub's REST API that the action uses: reactions on an issue comment
+// or a review comment, comments created, listed and updated on an issue or pull request, replies
+// to review comments, and who the token is (comment-triggered runs, the note on the agent's pull
+// request); and the
 // reads of the context for the agent: a workflow run, a workflow's runs, a comparison of two commits,
 // a pull request's files, the releases. A real HTTP server on 127.0.0.1, Node's built-ins only,
 // like ./stand-in-service.js; it records every request, and can answer every request with an error
@@ -29,12 +31,20 @@ import { join } from 'node:path'
  * @typedef {object} Reaction
  * @property {number} commentId
  * @property {string} content
+ * @property {'review comment'} [on] Set for a reaction on a review comment (a comment on the diff).
  *
  * @typedef {object} ThreadComment
  * @property {number} id
- * @property {number} issueNumber
+ * @property {number} issueNumber The issue or pull request it is on.
  * @property {string} body The body as it is now.
  * @property {string[]} bodies Every body it has had, the first as created.
+ * @property {number} [inReplyTo] For a reply to a review comment: the comment it answers.
+ *
+ * @typedef {object} SeededComment A comment already on a thread, written by someone (or some bot).
+ * @property {number} issueNumber
+ * @property {string} body
+ * @property {string} login
+ * @property {'User' | 'Bot'} [type]
  *
  * @typedef {object} ApiFile A changed file, as the compare and pull request files APIs list it.
  * @property {string} filename
@@ -68,8 +78,8 @@ import { join } from 'node:path'
  * @property {Record<number, ApiFile[]>} [pullFiles] Each pull request's changed files.
  * @property {object[]} [releases] As GitHub lists them, newest first.
  *
- * @typedef {'reaction' | 'comment-create' | 'comment-update' | 'workflow-run' | 'workflow-runs' | 'compare' |
- *   'pull-files' | 'releases'} Route
+ * @typedef {'reaction' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
+ *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases'} Route
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
  *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
@@ -83,6 +93,10 @@ import { join } from 'node:path'
  * @property {Record<string, string>} [headers] Added to every answer (e.g. GitHub's `deprecation`
  *   and `sunset`, which Octokit reports).
  * @property {StandInRepository} [repository] What the context's reads find.
+ * @property {string} [tokenLogin] Who the comments the action writes are by (default 'github-actions[bot]').
+ * @property {string} [user] What `GET /user` answers: this login; by default a 403, as GitHub answers a
+ *   GITHUB_TOKEN (an installation token is no user).
+ * @property {SeededComment[]} [threadComments] Comments on the threads before the run.
  * @property {string} [host] Default 127.0.0.1.
  */
 
@@ -99,6 +113,16 @@ export async function startStandInGitHub(options = {}) {
   /** @type {Map<number, ThreadComment>} */
   const comments = new Map()
   let nextId = 9000
+  const tokenLogin = options.tokenLogin ?? 'github-actions[bot]'
+  /** @type {(ThreadComment & {login: string, type: string})[]} */
+  const seeded = (options.threadComments ?? []).map((c) => ({
+    id: nextId++,
+    issueNumber: c.issueNumber,
+    body: c.body,
+    bodies: [c.body],
+    login: c.login,
+    type: c.type ?? (c.login.endsWith('[bot]') ? 'Bot' : 'User')
+  }))
   const repository = options.repository ?? {}
   /** @type {http.ServerResponse[]} */
   const hanging = []
@@ -126,10 +150,28 @@ export async function startStandInGitHub(options = {}) {
     }
     const read = route && answerRead(route, req)
     if (read) return read
-    let match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/reactions$/.exec(req.path)
+    let match = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/comments\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
-      reactions.push({ commentId: Number(match[3]), content: req.body?.content })
+      const on = match[3] === 'pulls' ? { on: /** @type {const} */ ('review comment') } : {}
+      reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
       return { status: 201, body: { id: nextId++, content: req.body?.content } }
+    }
+    if (req.pathname === '/user' && req.method === 'GET') {
+      return options.user
+        ? { status: 200, body: { login: options.user, type: 'User' } }
+        : { status: 403, body: { message: 'Resource not accessible by integration' } }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const perPage = Number(req.query.per_page ?? 30)
+      const page = Number(req.query.page ?? 1)
+      const all = [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))]
+        .filter((c) => c.issueNumber === Number(match?.[3]) && c.inReplyTo === undefined)
+        .sort((a, b) => a.id - b.id)
+      const body = all
+        .slice((page - 1) * perPage, page * perPage)
+        .map((c) => describe(match?.[1] ?? '', match?.[2] ?? '', c))
+      return { status: 200, body }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.path)
     if (match && req.method === 'POST') {
@@ -142,7 +184,19 @@ export async function startStandInGitHub(options = {}) {
       comments.set(comment.id, comment)
       return { status: 201, body: describe(match[1], match[2], comment) }
     }
-    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.path)
+    match = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/comments\/(\d+)\/replies$/.exec(req.path)
+    if (match && req.method === 'POST') {
+      const comment = {
+        id: nextId++,
+        issueNumber: Number(match[3]),
+        inReplyTo: Number(match[4]),
+        body: String(req.body?.body),
+        bodies: [String(req.body?.body)]
+      }
+      comments.set(comment.id, comment)
+      return { status: 201, body: describe(match[1], match[2], comment) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
     if (match && req.method === 'PATCH') {
       const comment = comments.get(Number(match[3]))
       if (!comment) return { status: 404, body: { message: 'Not Found' } }
@@ -247,12 +301,18 @@ export async function startStandInGitHub(options = {}) {
     }
   }
 
-  /** @param {string} owner @param {string} repo @param {ThreadComment} comment */
+  /** @param {string} owner @param {string} repo @param {ThreadComment & {login?: string, type?: string}} comment */
   function describe(owner, repo, comment) {
+    const url =
+      comment.inReplyTo === undefined
+        ? `https://github.example/${owner}/${repo}/issues/${comment.issueNumber}#issuecomment-${comment.id}`
+        : `https://github.example/${owner}/${repo}/pull/${comment.issueNumber}#discussion_r${comment.id}`
     return {
       id: comment.id,
       body: comment.body,
-      html_url: `https://github.example/${owner}/${repo}/issues/${comment.issueNumber}#issuecomment-${comment.id}`
+      html_url: url,
+      user: { login: comment.login ?? tokenLogin, type: comment.type ?? 'Bot' },
+      ...(comment.inReplyTo === undefined ? {} : { in_reply_to_id: comment.inReplyTo })
     }
   }
 
@@ -302,7 +362,11 @@ export async function startStandInGitHub(options = {}) {
     },
     /** The requests of the context's reads (workflow runs, compare, pull request files, releases). */
     get reads() {
-      return requests.filter((r) => r.method === 'GET')
+      return requests.filter((r) => r.method === 'GET' && !isThreadRead(r))
+    },
+    /** The reads of a thread's comments and of who the token is. */
+    get threadReads() {
+      return requests.filter(isThreadRead)
     },
     close: () =>
       new Promise((resolve) => {
@@ -312,6 +376,12 @@ export async function startStandInGitHub(options = {}) {
         server.closeAllConnections()
       })
   }
+}
+
+/** @param {RecordedRequest} req */
+function isThreadRead(req) {
+  const route = routeOf(req)
+  return route === 'comment-list' || route === 'user'
 }
 
 /** @returns {{status: number, body: object, headers?: Record<string, string>}} */
@@ -329,6 +399,11 @@ function routeOf(req) {
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/, 'reaction'],
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-create'],
     ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-update'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-list'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/pulls\/comments\/\d+\/reactions$/, 'review-reaction'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments\/\d+\/replies$/, 'review-reply'],
+    ['PATCH', /^\/repos\/[^/]+\/[^/]+\/pulls\/comments\/\d+$/, 'review-update'],
+    ['GET', /^\/user$/, 'user'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/\d+$/, 'workflow-run'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/runs$/, 'workflow-runs'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/compare\/.+\.\.\..+$/, 'compare'],
@@ -385,6 +460,104 @@ export function issueCommentEvent(options) {
     },
     repository: { full_name: repository, name: repository.split('/')[1], owner: { login: repository.split('/')[0] } },
     sender: { login, type: options.userType ?? 'User' }
+  }
+}
+
+/**
+ * @typedef {object} ReviewCommentEventOptions A comment on a line (or lines) of a pull request's diff.
+ * @property {string} body
+ * @property {string} [action] Default 'created'.
+ * @property {string} [association] Default 'OWNER'.
+ * @property {string} [login] Default 'octo-maintainer'.
+ * @property {'User' | 'Bot'} [userType]
+ * @property {number} [number] The pull request (default 31).
+ * @property {string} [title]
+ * @property {number} [commentId] Default 5151.
+ * @property {number} [inReplyTo] The first comment of the review thread, for a reply.
+ * @property {string} [path] Default 'docs/cli.md'.
+ * @property {number | null} [line] Default 14.
+ * @property {number | null} [startLine] For a comment on several lines.
+ * @property {'LEFT' | 'RIGHT'} [side] Default 'RIGHT'.
+ * @property {string} [diffHunk]
+ * @property {string} [repository]
+ */
+
+/**
+ * A pull_request_review_comment event payload.
+ * @param {ReviewCommentEventOptions} options
+ */
+export function reviewCommentEvent(options) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  const number = options.number ?? 31
+  const id = options.commentId ?? 5151
+  const login = options.login ?? 'octo-maintainer'
+  return {
+    action: options.action ?? 'created',
+    comment: {
+      id,
+      body: options.body,
+      path: options.path ?? 'docs/cli.md',
+      line: options.line === undefined ? 14 : options.line,
+      start_line: options.startLine ?? null,
+      original_line: options.line === undefined ? 14 : options.line,
+      side: options.side ?? 'RIGHT',
+      diff_hunk:
+        options.diffHunk ?? '@@ -10,4 +10,5 @@ Usage\n   --quiet   print less\n+  --dry-run print what would change',
+      ...(options.inReplyTo ? { in_reply_to_id: options.inReplyTo } : {}),
+      html_url: `https://github.com/${repository}/pull/${number}#discussion_r${id}`,
+      author_association: options.association ?? 'OWNER',
+      user: { login, type: options.userType ?? 'User' }
+    },
+    pull_request: pullRequestOf(repository, number, options.title),
+    repository: repositoryOf(repository),
+    sender: { login, type: options.userType ?? 'User' }
+  }
+}
+
+/**
+ * @typedef {object} ReviewEventOptions A review's body, as submitted.
+ * @property {string | null} body
+ * @property {string} [action] Default 'submitted'.
+ * @property {string} [state] Default 'commented'.
+ * @property {string} [association] Default 'OWNER'.
+ * @property {string} [login] Default 'octo-maintainer'.
+ * @property {number} [number] The pull request (default 31).
+ * @property {number} [reviewId] Default 6161.
+ * @property {string} [repository]
+ */
+
+/**
+ * A pull_request_review event payload.
+ * @param {ReviewEventOptions} options
+ */
+export function reviewEvent(options) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  const number = options.number ?? 31
+  const login = options.login ?? 'octo-maintainer'
+  return {
+    action: options.action ?? 'submitted',
+    review: {
+      id: options.reviewId ?? 6161,
+      body: options.body,
+      state: options.state ?? 'commented',
+      html_url: `https://github.com/${repository}/pull/${number}#pullrequestreview-${options.reviewId ?? 6161}`,
+      author_association: options.association ?? 'OWNER',
+      user: { login, type: 'User' }
+    },
+    pull_request: pullRequestOf(repository, number),
+    repository: repositoryOf(repository),
+    sender: { login, type: 'User' }
+  }
+}
+
+/** @param {string} repository @param {number} number @param {string} [title] */
+function pullRequestOf(repository, number, title) {
+  return {
+    number,
+    title: title ?? 'Document the --dry-run flag',
+    body: 'Written by the documentation agent.',
+    html_url: `https://github.com/${repository}/pull/${number}`,
+    user: { login: 'docs-agent-bot', type: 'Bot' }
   }
 }
 

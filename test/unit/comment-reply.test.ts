@@ -1,7 +1,7 @@
 // What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
 import { describe, expect, it, vi } from 'vitest'
 import type { Job } from '../../src/job-record.js'
-import { outcomeReply, runLink, startedReply } from '../../src/comment-reply.js'
+import { outcomeReply, progressReply, runLink, startedReply } from '../../src/comment-reply.js'
 import { registerSecret } from '../../src/redact.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
@@ -33,6 +33,15 @@ describe('the replies', () => {
   it('the first one links the run and never starts with a trigger', () => {
     expect(startedReply(RUN)).toContain(`[Follow the workflow run](${RUN})`)
     expect(startedReply(RUN)).toMatch(/^👀/)
+  })
+
+  it('while the job runs: its id and status in code spans, and after a message, where the instruction went', () => {
+    expect(progressReply({ ending: 'error', job: job('active'), jobId: 'job_7' }, RUN)).toBe(
+      `⏳ Job \`job_7\` is \`active\`. [Follow the workflow run](${RUN}); this comment is updated as it goes.`
+    )
+    expect(progressReply({ ending: 'error', job: job('completed'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
+      /^⏳ The instruction went to job `job_7` as a follow-up; it is `completed`\./
+    )
   })
 
   it.each<[string, Parameters<typeof outcomeReply>[0], RegExp]>([
@@ -73,15 +82,21 @@ describe('the replies', () => {
       { ending: 'error', job: job('active'), jobId: 'job_7' },
       /^❌ Following job `job_7` failed/
     ],
-    ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/]
-  ])('says %s, and links the run', (_name, outcome, sentence) => {
-    const reply = outcomeReply(outcome, RUN)
+    ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/],
+    [
+      'a create whose answer was lost',
+      { ending: 'error', job: null, jobId: '', createUncertain: true },
+      /^❌ The service's answer to the create was lost, so the job may or may not have been created/
+    ]
+  ])('says %s, then the job id and how long the run took, and links the run', (_name, outcome, sentence) => {
+    const reply = outcomeReply(outcome, RUN, 83_000)
     expect(reply).toMatch(sentence)
-    expect(reply.endsWith(`\n\n[Workflow run](${RUN})`)).toBe(true)
+    const job = outcome.jobId ? 'Job `job_7`, ' : ''
+    expect(reply.endsWith(`\n\n${job}took 1m 23s · [Workflow run](${RUN})`)).toBe(true)
   })
 
   it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {
-    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN)).toContain('``job`<b>x</b>``')
+    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN, 1000)).toContain('``job`<b>x</b>``')
   })
 
   it('never posts a secret the run holds, in any form', () => {
@@ -92,7 +107,7 @@ describe('the replies', () => {
     write.mockRestore()
     const base64 = Buffer.from(key).toString('base64')
     for (const status of [key, encodeURIComponent(key), base64]) {
-      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, RUN)
+      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, RUN, 1000)
       expect(reply).not.toContain(key)
       expect(reply).not.toContain(base64.slice(0, 20))
     }

@@ -1,7 +1,13 @@
 // Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
 import { afterAll, describe, expect, it } from 'vitest'
 import { decideComment, instructionAfter, readCommentRequest, type CommentRules } from '../../src/comment-trigger.js'
-import { issueCommentEvent, removeEventFiles, writeEventFile } from '../support/stand-in-github.js'
+import {
+  issueCommentEvent,
+  removeEventFiles,
+  reviewCommentEvent,
+  reviewEvent,
+  writeEventFile
+} from '../support/stand-in-github.js'
 
 afterAll(removeEventFiles)
 
@@ -42,8 +48,10 @@ describe('decideComment', () => {
     expect(decision).toEqual({
       start: true,
       prompt: 'explain the retry policy in the FAQ',
+      fresh: false,
       comment: {
         id: 4242,
+        kind: 'issue comment',
         author: 'octo-maintainer',
         repository: 'octo-org/docs-site',
         thread: {
@@ -165,6 +173,53 @@ describe('decideComment', () => {
 
   it('says so when the payload has no comment', () => {
     expect(() => decideComment({ action: 'created' }, rules)).toThrow(/has no comment or no issue in its payload/)
+  })
+})
+
+describe('decideComment on reviews and review comments', () => {
+  it('a review comment: the instruction with its place, and a reply under its thread', () => {
+    const decision = decideComment(
+      reviewCommentEvent({ body: '/docs explain this', number: 40, commentId: 77, inReplyTo: 70, line: 3 }),
+      { ...rules, eventName: 'pull_request_review_comment' }
+    )
+    expect(decision).toMatchObject({
+      start: true,
+      fresh: false,
+      comment: { id: 77, kind: 'review comment', replyTo: 70, thread: { kind: 'pull request', number: 40 } }
+    })
+    expect(decision.start && decision.prompt).toMatch(
+      /^explain this\n\nThis was written as a review comment on `docs\/cli.md`, line 3 of the new version/
+    )
+  })
+
+  it("a review's body, once submitted", () => {
+    const rulesForReviews = { ...rules, eventName: 'pull_request_review' }
+    expect(decideComment(reviewEvent({ body: '/docs add examples' }), rulesForReviews)).toMatchObject({
+      start: true,
+      prompt: 'add examples',
+      comment: { id: 6161, kind: 'review', thread: { kind: 'pull request', number: 31 } }
+    })
+    expect(decideComment(reviewEvent({ body: null }), rulesForReviews)).toMatchObject({ start: false })
+    expect(decideComment(reviewEvent({ body: '/docs x', action: 'edited' }), rulesForReviews)).toMatchObject({
+      start: false,
+      reason: expect.stringContaining('The review was edited, not submitted')
+    })
+  })
+
+  it('/docs --new asks for a new job; the flag is not part of the instruction', () => {
+    expect(decideComment(issueCommentEvent({ body: '/docs --new write a page' }), rules)).toMatchObject({
+      start: true,
+      prompt: 'write a page',
+      fresh: true
+    })
+    expect(decideComment(issueCommentEvent({ body: '/docs --newer things' }), rules)).toMatchObject({
+      prompt: '--newer things',
+      fresh: false
+    })
+    expect(decideComment(issueCommentEvent({ body: '/docs --new' }), rules)).toMatchObject({
+      start: false,
+      reason: expect.stringContaining('has nothing after /docs --new')
+    })
   })
 })
 

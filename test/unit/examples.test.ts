@@ -33,10 +33,13 @@ describe('examples/workflows', () => {
     expect(text).not.toContain('github.sha')
   })
 
-  it('the comment workflow grants the thread permissions and filters on the trigger', () => {
+  it('the comment workflow listens to comments, review comments and reviews, grants the thread permissions and filters on the trigger', () => {
     const text = readFileSync(new URL('comment.yml', dir), 'utf8')
+    expect(text).toMatch(
+      /^on:\n {2}issue_comment:\n {4}types: \[created\]\n {2}pull_request_review_comment:\n {4}types: \[created\]\n {2}pull_request_review:\n {4}types: \[submitted\]\n/m
+    )
     expect(text).toMatch(/permissions:\n {2}contents: read\n {2}issues: write\n {2}pull-requests: write\n/)
-    expect(text).toContain("if: startsWith(github.event.comment.body, '/docs')")
+    expect(text).toContain("startsWith(github.event.comment.body || github.event.review.body, '/docs')")
     // The comment must reach the action only through the event payload, never through an expression.
     expect(text).not.toContain('github.event.comment.body }}')
     expect(text).not.toMatch(/^\s+prompt:/m)
