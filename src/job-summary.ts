@@ -105,7 +105,7 @@ function contextBlock(context: string, room: number): string {
 function exactPromptBlock(sent: string, room: number): string {
   const cut = oneLineHtmlWithin(sent, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
   return (
-    `<p><strong>The exact prompt (dry run: nothing was sent)</strong></p>` +
+    `<p><strong>The exact prompt (not sent)</strong></p>` +
     `<pre>${cut.html}</pre>${cutNote('prompt', cut, 'the log shows it whole')}`
   )
 }
