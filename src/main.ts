@@ -1,7 +1,6 @@
 import * as core from '@actions/core'
 import { watchForCancel } from './cancel.js'
-import { promptWithSection } from './change-context/render.js'
-import { gatherRunContext } from './change-context/run-context.js'
+import { gatherRunContext, promptWithSection } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest } from './comment-trigger.js'
 import { Output } from './constants.js'

@@ -198,8 +198,3 @@ function addDiffs(section: Section, listed: ChangedFile[]): void {
 function number(n: number): string {
   return n.toLocaleString('en-US')
 }
-
-/** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
-export function promptWithSection(prompt: string, section: string): string {
-  return section ? `${prompt}\n\n${section}` : prompt
-}

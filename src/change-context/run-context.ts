@@ -2,8 +2,7 @@
 // given, and what there is to say about it logged.
 import type { Settings } from '../inputs.js'
 import { log } from '../log.js'
-import { contextRequestFromRunner } from './from-runner.js'
-import { gatherChangeContext, type ChangeContext } from './gather.js'
+import type { ChangeContext } from './gather.js'
 
 /**
  * Gathers the context for the run's event, unless `context` is none, and logs its warning, its
@@ -17,6 +16,12 @@ export async function gatherRunContext(
   env: NodeJS.ProcessEnv = process.env
 ): Promise<ChangeContext | null> {
   if (settings.context === 'none') return null
+  // The readers and the renderer load only for a run that gathers a context: the bundle keeps them
+  // in a chunk of their own, so that a run with context: none does not load them before its create.
+  const [{ contextRequestFromRunner }, { gatherChangeContext }] = await Promise.all([
+    import('./from-runner.js'),
+    import('./gather.js')
+  ])
   const request = contextRequestFromRunner(
     { detail: settings.context, limit: settings.contextLimit, token: settings.githubToken, promptFromComment, signal },
     env
@@ -33,4 +38,9 @@ export async function gatherRunContext(
     )
   }
   return context
+}
+
+/** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
+export function promptWithSection(prompt: string, section: string): string {
+  return section ? `${prompt}\n\n${section}` : prompt
 }
