@@ -190,9 +190,12 @@ describe('the reply says how the job ended', () => {
   it('timed out: the job keeps running, and the step fails', async () => {
     service = await startStandInService({ plan: { activeMs: 60_000 } })
     github = await startStandInGitHub()
+    // Long enough for the reaction, the thread's context and the create on a busy machine too: the
+    // job must exist when the timeout runs out (at 500 ms, with the suite's files side by side, the
+    // create could still be on its way).
     const run = await runOnComment({
       event: { body: '/docs check the FAQ' },
-      inputs: { timeout: '500ms' }
+      inputs: { timeout: '1500ms' }
     })
 
     expect(run.code).toBe(1)
