@@ -9,8 +9,8 @@
 // and the client's defaults), @actions/glob, @actions/io, @octokit/plugin-request-log and
 // @octokit/plugin-retry; reads its inputs (the runner passes their defaults); makes the Octokit
 // client with both plugins; then runs the step's `script` as the body of an async function given
-// those modules. The script here sends the same POST as scripts/bench-minimal-post.js, with fetch,
-// and sets an output, as a user of github-script would write it. See docs/benchmark.md.
+// those modules. The benchmark gives it the script (scripts/bench.js, GITHUB_SCRIPT_STEP): the same
+// POST as scripts/bench-minimal-post.js, with fetch. See docs/benchmark.md.
 import * as core from '@actions/core'
 import * as exec from '@actions/exec'
 import { context, getOctokit } from '@actions/github'
@@ -20,20 +20,6 @@ import * as io from '@actions/io'
 import { requestLog } from '@octokit/plugin-request-log'
 import { retry } from '@octokit/plugin-retry'
 import { createRequire } from 'node:module'
-
-// The step's `script:`, as a workflow would hold it.
-const SCRIPT = `
-const env = process.env
-const url = \`\${env.INPUT_BASEURL}/v2/agent/\${encodeURIComponent(env.INPUT_PROJECTID ?? '')}/job\`
-const response = await fetch(url, {
-  method: 'POST',
-  headers: { authorization: \`Bearer \${env.INPUT_APIKEY}\`, 'content-type': 'application/json' },
-  body: JSON.stringify({ prompt: env.INPUT_PROMPT })
-})
-const job = JSON.parse(await response.text())
-core.setOutput('jobId', job.id)
-return job.id
-`
 
 /** An input as github-script reads it, with the default its action.yml gives when the step sets none. */
 const input = (/** @type {string} */ name, /** @type {string} */ fallback) => core.getInput(name) || fallback
@@ -55,7 +41,7 @@ async function main() {
     ...(baseUrl ? { baseUrl } : {})
   }
   const github = getOctokit(token, opts, retry, requestLog)
-  const script = core.getInput('script') || SCRIPT
+  const script = core.getInput('script', { required: true })
 
   const args = { require: createRequire(import.meta.url), github, octokit: github, context, core, exec, glob, io }
   const AsyncFunction = Object.getPrototypeOf(async () => null).constructor
