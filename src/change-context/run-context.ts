@@ -2,6 +2,8 @@
 // given, and what there is to say about it logged.
 import type { Settings } from '../inputs.js'
 import { log } from '../log.js'
+import { neutralise } from '../untrusted-text.js'
+import { contextRequestFromRunner } from './from-runner.js'
 import type { ChangeContext } from './gather.js'
 
 /**
@@ -18,15 +20,20 @@ export async function gatherRunContext(
   if (settings.context === 'none') return null
   // The readers and the renderer load only for a run that gathers a context: the bundle keeps them
   // in a chunk of their own, so that a run with context: none does not load them before its create.
-  const [{ contextRequestFromRunner }, { gatherChangeContext }] = await Promise.all([
-    import('./from-runner.js'),
-    import('./gather.js')
-  ])
+  let gather: typeof import('./gather.js')
+  try {
+    gather = await import('./gather.js')
+  } catch (error) {
+    // Only a bundle that lost a file gets here; the job goes out all the same, as promised.
+    const message = neutralise(error instanceof Error ? error.message : String(error))
+    log.warning(`Could not load the code that reads the context: ${message}. The job is created without it.`)
+    return null
+  }
   const request = contextRequestFromRunner(
     { detail: settings.context, limit: settings.contextLimit, token: settings.githubToken, promptFromComment, signal },
     env
   )
-  const context = await gatherChangeContext(request)
+  const context = await gather.gatherChangeContext(request)
   for (const warning of context.warnings) log.warning(warning)
   if (context.startsNothing) return context
   for (const notice of context.notices) log.notice(notice)
