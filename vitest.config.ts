@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -9,6 +10,10 @@ export default defineConfig({
     reporters: process.env.VITEST_JSON_REPORT
       ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]]
       : ['default'],
+    // The action-level tests mostly wait: on the action's timers and on its child process. Vitest's
+    // default (one worker less than the CPUs) ran one file at a time on two cores; twice the CPUs,
+    // and at least 4, keeps them busy without starving the timing of the runs under test.
+    maxWorkers: Math.max(4, 2 * availableParallelism()),
     // Every test talks to servers on 127.0.0.1 with short intervals; nothing should need longer.
     testTimeout: 15_000,
     // A proxy or debug setting of the machine running the suite must not leak into the runs it starts.

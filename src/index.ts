@@ -1,5 +1,9 @@
+// quiet-web-globals.js first: it must run before the modules main.js loads.
+import { restoreWebGlobals } from './quiet-web-globals.js'
 import { setFlagsFromString } from 'node:v8'
 import { run } from './main.js'
+
+restoreWebGlobals()
 
 // undici parses HTTP with a WebAssembly build of llhttp. After a few requests V8 re-compiles it
 // with its optimising compiler, and that alone raises a run's peak memory by about 30 MB (to about

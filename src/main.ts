@@ -1,7 +1,6 @@
 import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
 import { watchForCancel } from './cancel.js'
-import { promptWithSection } from './change-context/render.js'
-import { blankInstruction, gatherRunContext } from './change-context/run-context.js'
+import { blankInstruction, gatherRunContext, promptWithSection } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
 import { startDeadline } from './deadline.js'

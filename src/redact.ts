@@ -2,23 +2,24 @@ import * as core from '@actions/core'
 
 // The secrets this run holds (the API key, the GitHub token). The runner masks them in the log,
 // but not in what the action posts to GitHub, and a server may echo one back in another form:
-// every text that leaves the action passes through blankSecrets first.
-const secrets = new Set<string>()
+// every text that leaves the action passes through blankSecrets first. Each secret is kept with
+// its forms, worked out once: every line the action logs is blanked, from before the create on.
+const secrets = new Map<string, string[]>()
 
 /** Masks a secret in everything the runner prints from now on, and blanks it wherever we write. */
 export function registerSecret(value: string): void {
   for (const form of new Set([value, value.trim()])) {
     if (form === '') continue
     core.setSecret(form)
-    secrets.add(form)
+    if (!secrets.has(form)) secrets.set(form, formsOf(form))
   }
 }
 
 /** The text with every registered secret blanked (as `marker`), in every form a server may echo it in. */
 export function blankSecrets(text: string, marker = '***'): string {
   let blanked = text
-  for (const secret of secrets) {
-    for (const form of formsOf(secret)) blanked = blanked.split(form).join(marker)
+  for (const forms of secrets.values()) {
+    for (const form of forms) blanked = blanked.split(form).join(marker)
   }
   return blanked
 }

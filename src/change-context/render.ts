@@ -260,8 +260,3 @@ function lowerFirst(text: string): string {
 function number(n: number): string {
   return n.toLocaleString('en-US')
 }
-
-/** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
-export function promptWithSection(prompt: string, section: string): string {
-  return section ? `${prompt}\n\n${section}` : prompt
-}

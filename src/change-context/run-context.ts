@@ -4,9 +4,9 @@ import type { Deadline } from '../deadline.js'
 import type { Settings } from '../inputs.js'
 import { log } from '../log.js'
 import { contextBudgetMs } from '../retry-policy.js'
-import { blankCredentialsInText, describeBlanked } from './credentials.js'
+import { neutralise } from '../untrusted-text.js'
 import { contextRequestFromRunner } from './from-runner.js'
-import { gatherChangeContext, type ChangeContext } from './gather.js'
+import type { ChangeContext } from './gather.js'
 import { skipDocsWithoutContext } from './skip-docs.js'
 
 /**
@@ -25,6 +25,17 @@ export async function gatherRunContext(
   if (settings.context === 'none') return skipDocsWithoutContext(env)
   const { signal } = deadline
   const maxMs = contextBudgetMs(deadline.remainingMs())
+  // The readers and the renderer load only for a run that gathers a context: the bundle keeps them
+  // in a chunk of their own, so that a run with context: none does not load them before its create.
+  let gather: typeof import('./gather.js')
+  try {
+    gather = await import('./gather.js')
+  } catch (error) {
+    // Only a bundle that lost a file gets here; the job goes out all the same, as promised.
+    const message = neutralise(error instanceof Error ? error.message : String(error))
+    log.warning(`Could not load the code that reads the context: ${message}. The job is created without it.`)
+    return null
+  }
   const request = contextRequestFromRunner(
     {
       detail: settings.context,
@@ -36,11 +47,11 @@ export async function gatherRunContext(
     },
     env
   )
-  const context = await gatherChangeContext(request)
+  const context = await gather.gatherChangeContext(request)
   for (const warning of context.warnings) log.warning(warning)
   if (context.startsNothing) return context
   for (const notice of context.notices) log.notice(notice)
-  logWhatWasKeptBack(context)
+  await logWhatWasKeptBack(context)
   if (context.section) {
     const reads = context.requests === 1 ? '1 GitHub request' : `${context.requests} GitHub requests`
     log.info(
@@ -53,20 +64,29 @@ export async function gatherRunContext(
 
 /**
  * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
- * prompt: its credentials are blanked and counted like the context's.
+ * prompt: its credentials are blanked and counted like the context's. The scanner loads only here
+ * and with the context, never before a run that sends no outside text.
  */
 export async function blankInstruction(instruction: string): Promise<string> {
+  const { blankCredentialsInText } = await import('./credentials.js')
   const { text, blanked } = await blankCredentialsInText(instruction, "the comment's instruction")
-  logWhatWasKeptBack({ blanked }, "comment's instruction")
+  await logWhatWasKeptBack({ blanked }, "comment's instruction")
   return text
 }
 
+/** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
+export function promptWithSection(prompt: string, section: string): string {
+  return section ? `${prompt}\n\n${section}` : prompt
+}
+
 /** The credentials blanked and the secret files named: how many and where, never a value. */
-function logWhatWasKeptBack(
+async function logWhatWasKeptBack(
   { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
   what: 'context' | "comment's instruction" = 'context'
-): void {
+): Promise<void> {
   if (blanked.length > 0) {
+    // Loaded already by whoever blanked them (the scan is in the context's chunk).
+    const { describeBlanked } = await import('./credentials.js')
     const where = what === 'context' ? "the repository's history" : 'the comment'
     log.warning(
       `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +

@@ -3,7 +3,7 @@
 // GitHub API (GITHUB_API_URL) for the reaction and the replies on the thread.
 import http from 'node:http'
 import net from 'node:net'
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -202,9 +202,12 @@ describe('the reply says how the job ended', () => {
   it('timed out: the job keeps running, and the step fails', async () => {
     service = await startStandInService({ plan: { activeMs: 60_000 } })
     github = await startStandInGitHub()
+    // Long enough for the reaction, the thread's context and the create on a busy machine too: the
+    // job must exist when the timeout runs out (at 500 ms, with the suite's files side by side, the
+    // create could still be on its way).
     const run = await runOnComment({
       event: { body: '/docs check the FAQ' },
-      inputs: { timeout: '500ms' }
+      inputs: { timeout: '1500ms' }
     })
 
     expect(run.code).toBe(1)
@@ -412,12 +415,18 @@ describe('the GitHub client', () => {
   it('is loaded only in comment-triggered runs: without its chunk, other runs work and a comment run warns', async () => {
     service = await startStandInService({ plan: { activeMs: 100 } })
     github = await startStandInGitHub()
-    // dist/index.js alone, without the chunk that holds @actions/github.
+    // The bundle without the chunk that holds @actions/github (the one with Octokit's class); the
+    // other chunks stay, as a push run with a context loads the context's readers from one.
     const dir = mkdtempSync(join(tmpdir(), 'docs-agent-entry-'))
     try {
       const entry = join(dir, 'index.js')
-      copyFileSync(ACTION_ENTRY, entry)
-      copyFileSync(join(dirname(ACTION_ENTRY), 'package.json'), join(dir, 'package.json'))
+      const built = dirname(ACTION_ENTRY)
+      const copied = readdirSync(built).filter(
+        (name) => !name.endsWith('.js') || !/\bclass Octokit\b/.test(readFileSync(join(built, name), 'utf8'))
+      )
+      expect(copied).toContain('index.js')
+      expect(readdirSync(built).length - copied.length).toBe(1)
+      for (const name of copied) copyFileSync(join(built, name), join(dir, name))
 
       const ordinary = await runOnComment({
         event: { body: 'n/a' },

@@ -2,8 +2,11 @@
 // pull request, a comment or a dispatch, with the stand-in GitHub API for the reads and the stand-in
 // service for the job. What matters is the prompt the service received, the summary, the warnings,
 // and that the job is created whatever the reads do.
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
+import { ACTION_ENTRY, inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
 import {
   apiRelease,
   changedFile,
@@ -273,5 +276,45 @@ describe('bad inputs send nothing', () => {
     expect(result.stdout).toContain(`::error::${sentence}`)
     expect(service.requests).toHaveLength(0)
     expect(github.requests).toHaveLength(0)
+  })
+})
+
+describe("the context's code", () => {
+  it('is loaded only when a context is gathered: without its chunk, context: none runs as ever, and changes warns and still creates the job', async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ repository: { history } })
+    // The bundle without the chunk that holds the context's readers and renderer.
+    const built = dirname(ACTION_ENTRY)
+    const dir = mkdtempSync(join(tmpdir(), 'docs-agent-entry-'))
+    try {
+      const kept = readdirSync(built).filter(
+        (name) =>
+          name === 'index.js' ||
+          !name.endsWith('.js') ||
+          !/\bfunction gatherChangeContext\b/.test(readFileSync(join(built, name), 'utf8'))
+      )
+      expect(readdirSync(built).length - kept.length).toBe(1)
+      for (const name of kept) copyFileSync(join(built, name), join(dir, name))
+      const runWithout = (context: string) =>
+        runAction({
+          entry: join(dir, 'index.js'),
+          inputs: inputsFor(service, { prompt: PROMPT, githubToken: TOKEN, context }),
+          env: runnerEnv('push', pushEvent({ before: c2, commits: history.slice(2) }))
+        })
+
+      const none = await runWithout('none')
+      expect(none.code).toBe(0)
+      expect(none.stdout).not.toContain('::warning::')
+
+      const changes = await runWithout('changes')
+      expect(changes.code).toBe(0)
+      expect(changes.stdout).toMatch(
+        /::warning::Could not load the code that reads the context: .+\. The job is created without it\./
+      )
+      expect(promptsSent()).toEqual([PROMPT, PROMPT])
+      expect(github.requests).toHaveLength(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -265,13 +265,17 @@ describe('item 4: the path names the job it means', () => {
 })
 
 describe('item 5: replies on the thread are ours', () => {
-  function runOnComment(event: CommentEventOptions, inputs: Record<string, string> = {}) {
+  function runOnComment(
+    event: CommentEventOptions,
+    inputs: Record<string, string> = {},
+    standIns: { service: StandInService; github: StandInGitHub } = { service, github: github as StandInGitHub }
+  ) {
     return runAction({
-      inputs: inputsFor(service, { prompt: '', githubToken: TOKEN, ...inputs }),
+      inputs: inputsFor(standIns.service, { prompt: '', githubToken: TOKEN, ...inputs }),
       env: {
         GITHUB_EVENT_NAME: 'issue_comment',
         GITHUB_EVENT_PATH: writeEventFile(issueCommentEvent(event)),
-        GITHUB_API_URL: (github as StandInGitHub).apiUrl,
+        GITHUB_API_URL: standIns.github.apiUrl,
         GITHUB_SERVER_URL: 'https://github.example',
         GITHUB_REPOSITORY: 'octo-org/docs-site',
         GITHUB_RUN_ID: '4711'
@@ -280,33 +284,43 @@ describe('item 5: replies on the thread are ours', () => {
   }
 
   /** Nothing of the service's reaches the thread: no image, link or mention, and no secret in any form. */
-  function expectOurReply(body: string): void {
+  function expectOurReply(body: string, apiKey = service.apiKey): void {
     expect(body).not.toContain('![')
     expect(body).not.toContain('@octocat')
     expect(body).not.toContain('evil.example')
-    for (const secret of [service.apiKey, TOKEN]) {
+    for (const secret of [apiKey, TOKEN]) {
       expect(body).not.toContain(secret)
       expect(body).not.toContain(Buffer.from(secret).toString('base64').slice(0, 16))
       expect(body).not.toContain(encodeURIComponent(secret))
     }
   }
 
-  it.each<[string, () => string]>([
+  it.concurrent.for<[string, (apiKey: string) => string]>([
     [
       'Markdown, a link and a mention',
       () => 'active ![x](https://evil.example/x.png) [click](https://evil.example) @octocat'
     ],
-    ['the key as written', () => service.apiKey],
+    ['the key as written', (apiKey) => apiKey],
     ['the token as written', () => TOKEN],
-    ['the key base64-encoded', () => Buffer.from(service.apiKey).toString('base64')]
-  ])('a status with %s is not a job record, and none of it is posted', async (_name, status) => {
-    service = await startStandInService({ faults: [created(), read({ status: status() }, 1000)] })
-    github = await startStandInGitHub()
-    const run = await runOnComment({ body: '/docs check the FAQ' }, { timeout: '3s' })
+    ['the key base64-encoded', (apiKey) => Buffer.from(apiKey).toString('base64')]
+  ])('a status with %s is not a job record, and none of it is posted', async ([, status], { onTestFinished }) => {
+    // Run side by side (most of each is waiting), so each has stand-ins of its own.
+    const own = await startStandInService({ faults: [created()] })
+    own.addFault(read({ status: status(own.apiKey) }, 1000))
+    const ownGitHub = await startStandInGitHub()
+    onTestFinished(async () => {
+      await own.close()
+      await ownGitHub.close()
+    })
+    const run = await runOnComment(
+      { body: '/docs check the FAQ' },
+      { timeout: '3s' },
+      { service: own, github: ownGitHub }
+    )
 
     expect(run.code).toBe(1)
-    const [reply] = github.comments
-    expectOurReply(reply.body)
+    const [reply] = ownGitHub.comments
+    expectOurReply(reply.body, own.apiKey)
     // Given up after five reads that were not the job, or timed out first: either way in our words.
     expect(reply.body).toMatch(/^(❌ Following job `job_1` failed|⏱️ Timed out: job `job_1` was still `active` when)/)
   })
