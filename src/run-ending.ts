@@ -76,7 +76,7 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
   const followAgain = `To follow it again, run this action with ${Input.jobId}: ${jobId}.`
   switch (outcome.ending) {
     case 'final':
-      return finalEnding(job as Job, name, outcome.requirePr ?? false)
+      return finalEnding(job as Job, name, outcome.requirePr ?? false, outcome.followUp ?? false)
     case 'created':
       if (outcome.followUp) {
         return {
@@ -199,7 +199,7 @@ function noSignEnding(job: Job, name: string, waitedMs: number): EndingReport {
 }
 
 /** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
-function finalEnding(job: Job, name: string, requirePr: boolean): EndingReport {
+function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boolean): EndingReport {
   if (job.status === 'failed') {
     return {
       level: 'failed',
@@ -216,6 +216,15 @@ function finalEnding(job: Job, name: string, requirePr: boolean): EndingReport {
       icon: '🗄️',
       short: `Job ${name} was archived; it may not have finished its work.`,
       log: `Job ${name} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; it may not have finished its work.`
+    }
+  }
+  if (job.prLink && followUp) {
+    // After a follow-up the agent works on the job's own pull request: it may be the one it had.
+    return {
+      level: 'info',
+      icon: '✅',
+      short: `Job ${name} completed the follow-up; its pull request: ${job.prLink}`,
+      log: `Job ${name} completed the follow-up message; its pull request: ${job.prLink}`
     }
   }
   if (job.prLink) {

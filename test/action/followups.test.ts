@@ -61,7 +61,7 @@ describe.concurrent('a follow-up message', () => {
     )
     expect(run.stdout).toMatch(new RegExp(`Job ${jobId}: completed → active after`))
     expect(run.stdout).toContain(
-      `Job ${jobId} completed and opened a pull request: https://github.com/example/docs/pull/77`
+      `Job ${jobId} completed the follow-up message; its pull request: https://github.com/example/docs/pull/77`
     )
     expect(lines(run, 'warning')).toEqual([])
     expect(run.summary).toContain('Follow-up message')
