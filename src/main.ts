@@ -3,7 +3,7 @@ import { watchForCancel } from './cancel.js'
 import { blankInstruction, gatherRunContext, promptWithSection } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
-import { startDeadline } from './deadline.js'
+import { startDeadline, type Deadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
 import {
@@ -98,50 +98,12 @@ export async function run(): Promise<void> {
         followUp: !!settings.jobId && !!state.prompt
       })
     }
-    const logStatus = statusLogger(startedAt)
-    const onJob = (job: Job): void => {
-      Object.assign(state, { job, jobId: job.id })
-      logStatus(job)
-      replies?.progress(state)
-    }
     service = new JobService(settings)
-    const hooks = { log: log.warning, onSending: (inFlight: boolean) => (state.writeInFlight = inFlight) }
-
-    // Without an existing job, the job is created; with one and a prompt, the prompt goes to it as a
-    // follow-up message. Each is sent once, whatever happens (see JobService.write); never a new job instead.
-    const existingJobId = settings.jobId
-    if (existingJobId) setJobIdOutput((state.jobId = existingJobId))
-    if (!existingJobId) {
-      const job = await service.createJob(sent, deadline, hooks)
-      log.info(`Created job ${job.id} in project ${settings.projectId}.`)
-      onJob(job)
-    } else if (state.prompt) {
-      state.followUp = true
-      const job = await service.sendMessage(state.jobId, sent, deadline, hooks)
-      log.info(`Sent the follow-up message to job ${state.jobId}.`)
-      if (job) onJob(job)
-    }
+    const onJob = jobWatcher(state, statusLogger(startedAt), replies)
+    await sendPrompt(service, settings, sent, deadline, state, onJob)
     cancel.signal.throwIfAborted()
-
-    // A job the create answered as final needs no following (after a message, a final status may be
-    // the one from before it). An existing job given no prompt is always followed; a job just created
-    // or sent a message, unless wait is false.
-    if (state.job && isFinal(state.job.status) && !state.followUp) return void (state.ending = 'final')
-    const follow = settings.wait || (existingJobId !== '' && !state.followUp)
-    if (!follow) return void (state.ending = 'created')
-
-    const windowMs = noSignWindowMs(settings.pollIntervalMs)
-    const result = await followJob(service, state.jobId, state.job, {
-      pollIntervalMs: settings.pollIntervalMs,
-      deadline,
-      onJob,
-      onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`),
-      awaitWork: state.followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
-    })
+    await followToTheEnd(service, settings, deadline, state, onJob)
     cancel.signal.throwIfAborted()
-    state.ending = result.outcome
-    if (result.outcome === 'timeout') state.lastProblem = result.lastProblem
-    if (result.outcome === 'noSign') state.waitedMs = result.waitedMs
   } catch (error) {
     if (error instanceof CancelledError) {
       state.ending = 'cancelled'
@@ -166,6 +128,68 @@ export async function run(): Promise<void> {
     ])
     await service?.close()
   }
+}
+
+/** What each read of the job is for: the state, the status line in the log, the thread's reply. */
+function jobWatcher(state: RunState, logStatus: (job: Job) => void, replies?: CommentReplies): (job: Job) => void {
+  return (job) => {
+    Object.assign(state, { job, jobId: job.id })
+    logStatus(job)
+    replies?.progress(state)
+  }
+}
+
+/**
+ * Without an existing job, the job is created; with one and a prompt, the prompt goes to it as a
+ * follow-up message. Each is sent once, whatever happens (see JobService.write); never a new job instead.
+ */
+async function sendPrompt(
+  service: JobService,
+  settings: Settings,
+  sent: string,
+  deadline: Deadline,
+  state: RunState,
+  onJob: (job: Job) => void
+): Promise<void> {
+  const hooks = { log: log.warning, onSending: (inFlight: boolean) => (state.writeInFlight = inFlight) }
+  if (settings.jobId) setJobIdOutput((state.jobId = settings.jobId))
+  if (!settings.jobId) {
+    const job = await service.createJob(sent, deadline, hooks)
+    log.info(`Created job ${job.id} in project ${settings.projectId}.`)
+    onJob(job)
+  } else if (state.prompt) {
+    state.followUp = true
+    const job = await service.sendMessage(state.jobId, sent, deadline, hooks)
+    log.info(`Sent the follow-up message to job ${state.jobId}.`)
+    if (job) onJob(job)
+  }
+}
+
+/**
+ * Follows the job to a final status, or not: a job the create answered as final needs no following
+ * (after a message, a final status may be the one from before it). An existing job given no prompt
+ * is always followed; a job just created or sent a message, unless wait is false.
+ */
+async function followToTheEnd(
+  service: JobService,
+  settings: Settings,
+  deadline: Deadline,
+  state: RunState,
+  onJob: (job: Job) => void
+): Promise<void> {
+  if (state.job && isFinal(state.job.status) && !state.followUp) return void (state.ending = 'final')
+  if (!settings.wait && (settings.jobId === '' || state.followUp)) return void (state.ending = 'created')
+  const windowMs = noSignWindowMs(settings.pollIntervalMs)
+  const result = await followJob(service, state.jobId, state.job, {
+    pollIntervalMs: settings.pollIntervalMs,
+    deadline,
+    onJob,
+    onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`),
+    awaitWork: state.followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
+  })
+  state.ending = result.outcome
+  if (result.outcome === 'timeout') state.lastProblem = result.lastProblem
+  if (result.outcome === 'noSign') state.waitedMs = result.waitedMs
 }
 
 /** Sets the outputs and says how the run ended, once: from the run, or from the forced exit after a cancel. */
