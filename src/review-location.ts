@@ -1,6 +1,7 @@
 // Where a review comment sits in a pull request's diff: the file, the line or lines, and the hunk.
 // The agent needs it to know what "this" means in "/docs explain this"; it is outside text, so it
 // reaches the agent only through the context section's quoting (change-context/outside-text.ts).
+import { fileKind } from './change-context/file-kinds.js'
 import { codeSpan, fenced } from './change-context/outside-text.js'
 
 /** Where a review comment is, as the event gives it (outside text). */
@@ -36,7 +37,10 @@ export function diffLocation(comment: Record<string, unknown>): DiffLocation {
   }
 }
 
-/** The instruction with the place it was written on: the file, the line or lines, and the hunk, quoted. */
+/**
+ * The instruction with the place it was written on: the file, the line or lines, and the hunk, quoted.
+ * The hunk of a file that holds credentials by convention (`.env`, a key) is never sent, as in the context.
+ */
 export function instructionAt(instruction: string, location: DiffLocation): string {
   const version = location.side === 'LEFT' ? 'the old version' : 'the new version'
   const lines =
@@ -47,6 +51,9 @@ export function instructionAt(instruction: string, location: DiffLocation): stri
         : `lines ${location.startLine} to ${location.line} of ${version}`
   const file = location.path ? codeSpan(location.path, 300) : 'a file'
   const where = `This was written as a review comment on ${file}, ${lines}`
+  if (location.path && fileKind(location.path) === 'secret') {
+    return `${instruction}\n\n${where}. The file may hold credentials, so its diff hunk is not sent.`
+  }
   const hunk = lastLines(location.hunk)
   if (!hunk) return `${instruction}\n\n${where}.`
   return `${instruction}\n\n${where}, which ends this diff hunk:\n${fenced(hunk, 'diff')}`

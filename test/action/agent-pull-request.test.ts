@@ -334,6 +334,28 @@ describe('review comments and reviews', () => {
     expect(reply.body).toMatch(/^✅ Job `job_1_\w+` opened a pull request/)
   })
 
+  it('a review comment on a file that holds credentials names the file, never its hunk', async () => {
+    await standIns()
+    const event = reviewCommentEvent({
+      body: '/docs document the settings this file holds',
+      number: 40,
+      path: 'deploy/.env.production',
+      line: 2,
+      diffHunk: '@@ -1 +1,2 @@\n DB_HOST=db.internal\n+DB_PASSWORD=hunter2-S3cret!'
+    })
+    const run = await runAction({ inputs: inputs(), env: env('pull_request_review_comment', event) })
+
+    expect(run.code).toBe(0)
+    const prompt: string = JSON.parse(creates()[0].body).prompt
+    expect(prompt).toContain(
+      'document the settings this file holds\n\nThis was written as a review comment on `deploy/.env.production`, ' +
+        'line 2 of the new version. The file may hold credentials, so its diff hunk is not sent.'
+    )
+    expect(prompt).not.toContain('hunter2')
+    expect(prompt).not.toContain('DB_HOST')
+    expect(run.all).not.toContain('hunter2')
+  })
+
   it('a fence in the hunk cannot close the quoting of it', async () => {
     await standIns()
     const event = reviewCommentEvent({
