@@ -110,7 +110,7 @@ export async function run(): Promise<void> {
     } else {
       state.reason = failureMessage(error)
       state.createdUnread = error instanceof ServiceError && error.kind === 'takenUnread'
-      state.createUncertain = error instanceof ServiceError && error.kind === 'uncertain'
+      state.writeUncertain = error instanceof ServiceError && error.kind === 'uncertain'
       logStackForBugReport(error)
     }
   } finally {

@@ -36,8 +36,8 @@ export interface RunOutcome {
   waitedMs?: number
   /** For an error: the service created a job, but its answer could not be read, so its id is unknown. */
   createdUnread?: boolean
-  /** For an error: the create's answer was lost (a 5xx, a reset, the timeout mid-create): a job may exist. */
-  createUncertain?: boolean
+  /** For an error: the answer to the create or the message was lost (a 5xx, a reset, the timeout mid-write): a job, or the message, may exist. */
+  writeUncertain?: boolean
   /** For an error or a skip: the sentence that says what happened and what to do. */
   reason?: string
 }
@@ -137,15 +137,7 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
       return {
         level: 'failed',
         icon: '❌',
-        short: jobId
-          ? outcome.followUp && !job
-            ? `The follow-up message to job ${name} failed; the workflow run's log says why.`
-            : `Following job ${name} failed; the workflow run's log says why.`
-          : outcome.createdUnread
-            ? "A job was created, but its id could not be read; the workflow run's log says how to find it."
-            : outcome.createUncertain
-              ? "The service's answer to the create was lost, so the job may or may not have been created. Check the project's jobs before asking again, or a second job may be made; the workflow run's log says more."
-              : "The run failed and no job was started; the workflow run's log says why.",
+        short: failedShort(outcome, name),
         log: outcome.reason ?? 'The run failed.'
       }
     case 'dry-run':
@@ -196,6 +188,29 @@ function noSignEnding(job: Job, name: string, waitedMs: number): EndingReport {
       `the agent did it between two reads. Look at the job and its pull request before sending the message again; ` +
       `to follow the job, run this action with ${Input.jobId}: ${job.id} and no ${Input.prompt}.`
   }
+}
+
+/**
+ * A failed run in one sentence for the summary and the thread. Where a write's answer was lost, it says
+ * that the job, or the message, may exist: a reader who took it for "nothing happened" would ask again.
+ */
+function failedShort(outcome: RunOutcome, name: string): string {
+  const seeLog = "the workflow run's log says"
+  if (outcome.followUp && !outcome.job) {
+    return outcome.writeUncertain
+      ? `The service's answer to the follow-up message was lost, so it may or may not have reached job ${name}. ` +
+          `Look at the job and its pull request before asking again, or the agent may do the work twice; ${seeLog} more.`
+      : `The follow-up message to job ${name} failed; ${seeLog} why.`
+  }
+  if (outcome.jobId || outcome.job) return `Following job ${name} failed; ${seeLog} why.`
+  if (outcome.createdUnread) return `A job was created, but its id could not be read; ${seeLog} how to find it.`
+  if (outcome.writeUncertain) {
+    return (
+      "The service's answer to the create was lost, so the job may or may not have been created. Check the " +
+      `project's jobs before asking again, or a second job may be made; ${seeLog} more.`
+    )
+  }
+  return `The run failed and no job was started; ${seeLog} why.`
 }
 
 /** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */

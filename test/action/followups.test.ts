@@ -88,6 +88,10 @@ describe.concurrent('a follow-up message', () => {
       )
     ])
     expect(run.outputs.jobId).toBe(jobId)
+    // The summary (and a thread's reply, which takes the same words) never says the message simply failed.
+    expect(run.summary).toContain(
+      `The service&#39;s answer to the follow-up message was lost, so it may or may not have reached job ${jobId}.`
+    )
     expectCleanOutput(run, service.apiKey)
   })
 

@@ -85,7 +85,7 @@ describe('the replies', () => {
     ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/],
     [
       'a create whose answer was lost',
-      { ending: 'error', job: null, jobId: '', createUncertain: true },
+      { ending: 'error', job: null, jobId: '', writeUncertain: true },
       /^❌ The service's answer to the create was lost, so the job may or may not have been created/
     ]
   ])('says %s, then the job id and how long the run took, and links the run', (_name, outcome, sentence) => {
