@@ -11,6 +11,7 @@ import { loadOctokit, runLink, type CommentReplies } from './comment-reply.js'
 import type { TriggeringComment } from './comment-trigger.js'
 import { FRESH_FLAG } from './comment-trigger.js'
 import { Input } from './constants.js'
+import { ActionError } from './errors.js'
 import { readTriggerForNote, type Settings } from './inputs.js'
 import { isJobId } from './job-record.js'
 import { log } from './log.js'
@@ -69,8 +70,8 @@ export function pullRequestOf(prLink: string, serverUrl: string): PullRequestRef
 
 /**
  * The job whose note is on the pull request a comment is on, for an instruction that asks for changes
- * there; '' when the comment is not on a pull request, the pull request is not the agent's, or its
- * comments could not be read (a warning then says so, and a new job is started, as anywhere else).
+ * there; '' when the comment is not on a pull request, or the pull request is not the agent's. When its
+ * comments cannot be read, it throws: the run sends nothing rather than guess.
  */
 export async function findAgentJob(
   comment: TriggeringComment,
@@ -99,11 +100,12 @@ export async function findAgentJob(
     if (!(error instanceof ReadFailure)) throw error
     // A cancel, or the timeout: the run is ending, and says so itself.
     if (error.kind === 'cancelled') return ''
-    log.warning(
+    // Undecided, nothing is sent: a new job beside the agent's pull request could open a second one,
+    // and the instruction may have been meant for the job that opened it.
+    throw new ActionError(
       `Could not tell whether pull request #${pr.number} is the agent's own: ${failureClause(error, Input.githubToken)}. ` +
-        'A new job is started for the instruction.'
+        `Nothing was sent to the service. Ask again, or start a new job there with "${readTriggerForNote()} ${FRESH_FLAG} <instruction>".`
     )
-    return ''
   } finally {
     await reader.close()
   }

@@ -1,5 +1,6 @@
 import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
 import { watchForCancel } from './cancel.js'
+import type { Blanked } from './change-context/credentials.js'
 import { blankInstruction, gatherRunContext, promptWithSection } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
@@ -37,6 +38,8 @@ interface RunState extends RunOutcome {
   context: string
   /** What the prompt sent carries, for the summary; null until it is known. */
   leaving: WhatLeaves | null
+  /** A create or a message started to go out: from then on the service may have it. */
+  writeStarted: boolean
 }
 
 export async function run(): Promise<void> {
@@ -48,6 +51,7 @@ export async function run(): Promise<void> {
     prompt: '',
     context: '',
     leaving: null,
+    writeStarted: false,
     ending: 'error',
     job: null,
     jobId: ''
@@ -62,23 +66,27 @@ export async function run(): Promise<void> {
     const commentSettings = readCommentSettings()
     const request = commentSettings ? readCommentRequest(commentSettings) : null
     if (request && !request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
+    let instruction = { text: '', blanked: [] as Blanked[] }
     if (request) {
-      state.prompt = await blankInstruction(request.prompt)
+      instruction = await blankInstruction(request.prompt)
+      state.prompt = instruction.text
       comment = request.comment
       replies = startCommentReplies(comment, readGithubToken())
     }
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
-    // promptFile's standing instruction comes first, then the prompt input or the comment's instruction.
-    state.prompt = joinPrompts(settings.prompt, state.prompt)
     log.debug(`Settings: ${describeSettings(settings)}`)
     checkProxyVariables()
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
-    if (request && !request.fresh)
-      settings.jobId = await findAgentJob(request.comment, settings, replies, deadline.signal)
+    const agentJobId =
+      request && !request.fresh ? await findAgentJob(request.comment, settings, replies, deadline.signal) : ''
     cancel.signal.throwIfAborted()
+    if (agentJobId) settings.jobId = agentJobId
+    // promptFile's standing instruction comes first, then the prompt input or the comment's instruction;
+    // a follow-up on the agent's pull request is the comment's instruction alone, as with jobId.
+    state.prompt = agentJobId ? instruction.text : joinPrompts(settings.prompt, instruction.text)
     // What changed reaches the agent after the prompt (settings.context), with a create or a
     // follow-up message alike: read before it is sent, within a few requests and seconds, never in
     // its way (it takes at most half the time left).
@@ -88,7 +96,7 @@ export async function run(): Promise<void> {
     }
     state.context = context?.section ?? ''
     const sent = promptWithSection(state.prompt, state.context)
-    if (state.prompt) state.leaving = whatLeaves(sent, state.prompt, context, settings)
+    if (state.prompt) state.leaving = whatLeaves(sent, state.prompt, context, settings, instruction.blanked)
     // A dry run stops here: the exact prompt is shown, and nothing is sent to the service.
     if (settings.dryRun) {
       showDryRun(state.leaving)
@@ -118,7 +126,8 @@ export async function run(): Promise<void> {
     announce(state)
     // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
     if (state.jobId || (state.settings && state.ending !== 'error' && state.ending !== 'skipped')) {
-      const { prompt, context, leaving } = state
+      const { prompt, context, writeStarted } = state
+      const leaving = state.leaving && { ...state.leaving, wasSent: writeStarted }
       await writeSummary({ outcome: state, prompt, context, leaving, elapsedMs: Date.now() - startedAt })
     }
     // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
@@ -151,7 +160,13 @@ async function sendPrompt(
   state: RunState,
   onJob: (job: Job) => void
 ): Promise<void> {
-  const hooks = { log: log.warning, onSending: (inFlight: boolean) => (state.writeInFlight = inFlight) }
+  const hooks = {
+    log: log.warning,
+    onSending: (inFlight: boolean) => {
+      state.writeInFlight = inFlight
+      state.writeStarted ||= inFlight
+    }
+  }
   if (settings.jobId) setJobIdOutput((state.jobId = settings.jobId))
   if (!settings.jobId) {
     const job = await service.createJob(sent, deadline, hooks)

@@ -22,13 +22,17 @@ export interface WhatLeaves {
   secretFiles: string[]
   /** Commits left out for `[skip docs]`. */
   skippedCommits: number
+  /** False when the run ended before the prompt started to go out (a cancel, the timeout); true once it did. */
+  wasSent?: boolean
 }
 
 export function whatLeaves(
   sent: string,
   prompt: string,
   context: ChangeContext | null,
-  settings: { dryRun: boolean; contextLimit: number }
+  settings: { dryRun: boolean; contextLimit: number },
+  /** Credentials blanked in a comment's instruction, which is sent as the prompt. */
+  instructionBlanked: Blanked[] = []
 ): WhatLeaves {
   const section = context?.section ?? ''
   return {
@@ -38,7 +42,7 @@ export function whatLeaves(
     contextChars: section.length,
     contextLimit: settings.contextLimit,
     leftOut: leftOutLines(section),
-    blanked: context?.blanked ?? [],
+    blanked: [...instructionBlanked, ...(context?.blanked ?? [])],
     secretFiles: context?.secretFiles ?? [],
     skippedCommits: context?.skippedCommits ?? 0
   }
@@ -83,7 +87,11 @@ export function showDryRun(what: WhatLeaves | null): void {
 
 /** The summary's account of what left (or, in a dry run, would leave), escaped for HTML, on one line. */
 export function whatLeavesHtml(what: WhatLeaves, escape: (text: string) => string): string {
-  const verb = what.dryRun ? 'Would be sent (dry run, nothing was sent)' : 'Sent to the service'
+  const verb = what.dryRun
+    ? 'Would be sent (dry run, nothing was sent)'
+    : what.wasSent === false
+      ? 'Not sent (the run ended before it went out)'
+      : 'Sent to the service'
   const items = [
     `${verb}: ${chars(what.sent.length)}: the prompt, ${chars(what.promptChars)}` +
       (what.contextChars

@@ -5,6 +5,7 @@ import type { Settings } from '../inputs.js'
 import { log } from '../log.js'
 import { contextBudgetMs } from '../retry-policy.js'
 import { neutralise } from '../untrusted-text.js'
+import type { Blanked } from './credentials.js'
 import { contextRequestFromRunner } from './from-runner.js'
 import type { ChangeContext } from './gather.js'
 import { skipDocsWithoutContext } from './skip-docs.js'
@@ -64,14 +65,14 @@ export async function gatherRunContext(
 
 /**
  * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
- * prompt: its credentials are blanked and counted like the context's. The scanner loads only here
+ * prompt: its credentials are blanked, logged and (for the summary) returned like the context's. The scanner loads only here
  * and with the context, never before a run that sends no outside text.
  */
-export async function blankInstruction(instruction: string): Promise<string> {
+export async function blankInstruction(instruction: string): Promise<{ text: string; blanked: Blanked[] }> {
   const { blankCredentialsInText } = await import('./credentials.js')
-  const { text, blanked } = await blankCredentialsInText(instruction, "the comment's instruction")
-  await logWhatWasKeptBack({ blanked }, "comment's instruction")
-  return text
+  const result = await blankCredentialsInText(instruction, "the comment's instruction")
+  await logWhatWasKeptBack(result, "comment's instruction")
+  return result
 }
 
 /** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
@@ -87,7 +88,7 @@ async function logWhatWasKeptBack(
   if (blanked.length > 0) {
     // Loaded already by whoever blanked them (the scan is in the context's chunk).
     const { describeBlanked } = await import('./credentials.js')
-    const where = what === 'context' ? "the repository's history" : 'the comment'
+    const where = what === 'context' ? "the repository's history" : 'the comment, or in the lines of the diff it quotes'
     log.warning(
       `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
         `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`

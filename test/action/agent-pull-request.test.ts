@@ -2,6 +2,9 @@
 // job opened, `/docs ...` on that pull request going to the job as a follow-up (found from the
 // action's own note only), review comments and reviews as triggers, and the one reply edited as
 // the run goes.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {
@@ -193,6 +196,26 @@ describe("/docs on the agent's own pull request", () => {
     expect(notes()).toHaveLength(1)
   })
 
+  it("sends the comment's instruction alone to the job, without the workflow's promptFile", async () => {
+    await standIns(OPENS_AGENT_PR)
+    const workspace = mkdtempSync(join(tmpdir(), 'docs-agent-workspace-'))
+    writeFileSync(join(workspace, 'standing.md'), 'Audit every page of the docs against the code.')
+    const jobId = (await runByHand()).outputs.jobId
+
+    const event = issueCommentEvent({ body: '/docs also mention --force', onPullRequest: true, number: AGENT_PR })
+    const run = await runAction({
+      inputs: inputs({ promptFile: 'standing.md' }),
+      env: env('issue_comment', event, { GITHUB_WORKSPACE: workspace })
+    })
+    rmSync(workspace, { recursive: true, force: true })
+
+    expect(run.code).toBe(0)
+    expect(messages().map((m) => m.path)).toEqual([`/v2/agent/docs/job/${jobId}/message`])
+    const prompt: string = JSON.parse(messages()[0].body).prompt
+    expect(prompt).toMatch(/^also mention --force/)
+    expect(prompt).not.toContain('Audit every page')
+  })
+
   it('finds the note of a token that is not GITHUB_TOKEN through GET /user when no reply could be posted', async () => {
     // A personal token: its note is by its user, whom GET /user names.
     await standIns(OPENS_AGENT_PR, { tokenLogin: 'docs-bot', user: 'docs-bot' })
@@ -260,6 +283,21 @@ describe("/docs on the agent's own pull request", () => {
     expect(creates()).toHaveLength(2)
     expect(messages()).toHaveLength(0)
     expect(JSON.parse(creates()[1].body).prompt).toMatch(/^write a separate page on the cache\n\nContext:/)
+  })
+
+  it("when the pull request's comments cannot be read: nothing is sent, and the step says why and what to do", async () => {
+    await standIns(OPENS_AGENT_PR, { faults: { 'comment-list': { status: 502, message: 'Server Error' } } })
+    const event = issueCommentEvent({ body: '/docs also mention --force', onPullRequest: true, number: AGENT_PR })
+    const run = await runAction({ inputs: inputs(), env: env('issue_comment', event) })
+
+    expect(run.code).toBe(1)
+    expect(service.requests).toHaveLength(0)
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `::error::Could not tell whether pull request #${AGENT_PR} is the agent's own: .*HTTP 502.*Nothing was sent ` +
+          'to the service\\. Ask again, or start a new job there with "/docs --new <instruction>"\\.'
+      )
+    )
   })
 
   it('cancelled while the comments are read: nothing is sent to the service', async () => {

@@ -92,6 +92,9 @@ describe.concurrent('item 1: a cancel while the context is read', () => {
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('::error::The run was cancelled before a job was created.')
     expect(run.outputs.jobId).toBeUndefined()
+    // The summary's account of what left says that nothing did.
+    expect(run.summary).toContain('Not sent (the run ended before it went out)')
+    expect(run.summary).not.toContain('Sent to the service')
     expectCleanOutput(run, service.apiKey)
   })
 })

@@ -151,6 +151,10 @@ describe("a comment's instruction", () => {
     expect(result.code).toBe(0)
     expect(promptsSent()).toEqual(['document how [redacted: GitHub token] is used'])
     expect(result.stdout).toMatch(/::warning::The comment's instruction held 1 credential, blanked before sending/)
+    // The summary counts it with the rest of what left, where it was, never its value.
+    expect(result.summary).toContain(
+      'Credentials blanked before sending: 1: 1 × GitHub token (the comment&#39;s instruction).'
+    )
     expect(JSON.stringify(github.comments)).not.toContain(token)
     expect(withoutMaskCommands(result.all)).not.toContain(token)
   })
