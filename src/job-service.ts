@@ -105,7 +105,7 @@ function createWords(projectId: string, baseUrl: string): WriteWords {
     surelyTaken: 201,
     takenUnread: (status, why) =>
       `The service created the job (HTTP ${status}), but its answer could not be read (${why}), so its id is not known. ` +
-      "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input; " +
+      "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input and no prompt; " +
       'do not run this again blindly, or a second job will be made.',
     refused: (status, text) =>
       status === 400

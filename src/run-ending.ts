@@ -73,7 +73,9 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
   const name = format.id(jobId)
-  const followAgain = `To follow it again, run this action with ${Input.jobId}: ${jobId}.`
+  // With a prompt too, jobId sends it to the job as a follow-up message: following is jobId alone.
+  const withJobIdAlone = `${Input.jobId}: ${jobId} and no ${Input.prompt}`
+  const followAgain = `To follow it again, run this action with ${withJobIdAlone}.`
   switch (outcome.ending) {
     case 'final':
       return finalEnding(job as Job, name, outcome.requirePr ?? false, outcome.followUp ?? false)
@@ -83,14 +85,14 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
           level: 'info',
           icon: '📨',
           short: `The follow-up message was sent to job ${name}; this run does not follow it (${Input.wait} is false).`,
-          log: `Not following job ${jobId} after the message (${Input.wait} is false). Follow it later with ${Input.jobId}: ${jobId}.`
+          log: `Not following job ${jobId} after the message (${Input.wait} is false). Follow it later with ${withJobIdAlone}.`
         }
       }
       return {
         level: 'info',
         icon: '🚀',
         short: `Job ${name} was created; this run does not follow it (${Input.wait} is false).`,
-        log: `Not following job ${jobId} (${Input.wait} is false). Follow it later with ${Input.jobId}: ${jobId}.`
+        log: `Not following job ${jobId} (${Input.wait} is false). Follow it later with ${withJobIdAlone}.`
       }
     case 'timeout':
       return {

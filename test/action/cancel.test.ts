@@ -72,7 +72,7 @@ describe.concurrent('a run cancelled while it follows the job', () => {
       expect(service.requestsOf('POST')).toHaveLength(1)
       expect(run.stdout).toContain(
         `::error::The run was cancelled. Job ${job} keeps running on the service, which has no cancel operation. ` +
-          `To follow it again, run this action with jobId: ${job}.`
+          `To follow it again, run this action with jobId: ${job} and no prompt.`
       )
       expect(run.outputs.jobId).toBe(job)
       expect(run.outputs.status).toBe('active')
@@ -106,7 +106,7 @@ describe.concurrent('a run cancelled while the job is being created', () => {
     expect(run.code).not.toBe(0)
     expect(run.stdout).toContain(
       `::error::The run was cancelled. Job ${job} keeps running on the service, which has no cancel operation. ` +
-        `To follow it again, run this action with jobId: ${job}.`
+        `To follow it again, run this action with jobId: ${job} and no prompt.`
     )
     expect(run.outputs.jobId).toBe(job)
     expect(run.summary).toContain(job)

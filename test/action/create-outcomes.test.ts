@@ -26,7 +26,7 @@ async function timedRun(
 const errors = (run: ActionRun): string[] => run.stdout.split('\n').filter((line) => line.startsWith('::error::'))
 const CREATED_UNREAD =
   "so its id is not known. Look it up in the project's dashboard (it is the newest job there) and follow it " +
-  'with the jobId input; do not run this again blindly, or a second job will be made.'
+  'with the jobId input and no prompt; do not run this again blindly, or a second job will be made.'
 
 describe.concurrent('a key that could never be sent', () => {
   it('is refused by the input check when it has a character outside printable ASCII, and never shown', async (test) => {

@@ -219,7 +219,7 @@ describe.concurrent('a follow-up message with wait false', () => {
     expect(messagePosts(service)).toHaveLength(1)
     expect(service.requestsOf('GET')).toHaveLength(0)
     expect(run.stdout).toContain(
-      `Not following job ${jobId} after the message (wait is false). Follow it later with jobId: ${jobId}.`
+      `Not following job ${jobId} after the message (wait is false). Follow it later with jobId: ${jobId} and no prompt.`
     )
     expect(run.outputs.jobId).toBe(jobId)
   })

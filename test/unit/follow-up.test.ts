@@ -136,7 +136,7 @@ describe('the endings of a follow-up', () => {
     const report = describeEnding({ ending: 'created', job: null, jobId: 'job_7', followUp: true })
     expect(report).toMatchObject({
       level: 'info',
-      log: 'Not following job job_7 after the message (wait is false). Follow it later with jobId: job_7.'
+      log: 'Not following job job_7 after the message (wait is false). Follow it later with jobId: job_7 and no prompt.'
     })
   })
 
@@ -150,7 +150,7 @@ describe('the endings of a follow-up', () => {
     })
     expect(report.log).toBe(
       'The run was cancelled while the message was being sent: it may or may not have reached the job. Job job_7 ' +
-        'keeps running on the service, which has no cancel operation. To follow it again, run this action with jobId: job_7.'
+        'keeps running on the service, which has no cancel operation. To follow it again, run this action with jobId: job_7 and no prompt.'
     )
   })
 
