@@ -171,7 +171,7 @@ export function noteBody(
   const repository = comment?.repository ?? env.GITHUB_REPOSITORY ?? ''
   const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
     ? `[workflow run](${runLink(serverUrl, repository, env.GITHUB_RUN_ID)})`
-    : 'a workflow run'
+    : 'workflow run'
   const asked = requestedBy(comment, env)
   return blankSecrets(
     `${marker(jobId)}\n📝 Documentation agent job ${codeSpan(jobId)} opened this pull request, asked for by a ${run}` +
