@@ -1,3 +1,4 @@
+import { login } from './change-context/json-shape.js'
 import type { TriggeringComment } from './comment-trigger.js'
 import { Input } from './constants.js'
 import { formatDuration } from './duration.js'
@@ -82,7 +83,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     }
     const reply = await call(`reply on the ${where}`, (signal) => post(octokit, startedReply(runUrl), signal))
     if (reply) log.info(`Replied on the ${where}: ${neutralise(String(reply.data.html_url))}`)
-    const author = login(reply?.data.user?.login)
+    const author = login(reply?.data.user?.login) || null
     return { octokit, runUrl, replyId: reply?.data.id, author }
   })().catch((error: unknown) => {
     log.warning(`Could not answer on the ${where}: ${describeError(error)} The job is not affected.`)
@@ -249,9 +250,4 @@ function whenAborted(signal: AbortSignal): Promise<null> {
 
 function describe(comment: TriggeringComment): string {
   return `${comment.thread.kind} #${comment.thread.number}`
-}
-
-/** A GitHub login as GitHub allows it (an app's with `[bot]`), or null. */
-export function login(value: unknown): string | null {
-  return typeof value === 'string' && /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$/.test(value) ? value : null
 }

@@ -215,9 +215,9 @@ export class JobService {
   }
 
   /**
-   * Throws when a create must not start: the run was cancelled (while the context was read, say), or
+   * Throws when a write must not start: the run was cancelled (while the context was read, say), or
    * its time is up by the clock, even if the deadline's timer has not fired yet. Either way nothing
-   * was sent, so no job was made.
+   * was sent, so no job was made and no message delivered.
    */
   private mayStartWrite(deadline: Deadline, words: WriteWords): void {
     if (deadline.signal.aborted && !deadline.timeUp.aborted) throw deadline.signal.reason
