@@ -15,12 +15,11 @@ export default defineConfig({
     testTimeout: 15_000,
     // A proxy or debug setting of the machine running the suite must not leak into the runs it starts.
     env: { HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '', NO_PROXY: '', no_proxy: '' },
-    // Two groups, one after the other, so that no file's timing depends on what another file costs
-    // the CPU. The unit tests work the CPU: one worker per core. The action-level tests then run
-    // alone, one file per core: each run of the bundle costs about 0.3 s of CPU to start, and a file
-    // runs up to 5 of its tests side by side (most of each is waiting), so more files at once only
-    // stretch every run's start-up (a 2-core machine ran some 20 at once, each taking seconds to
-    // start) and finish no sooner.
+    // Two groups, one after the other, so that the unit tests' CPU work does not weigh on the timing
+    // of the action-level runs. The unit tests work the CPU: one worker per core. The action-level
+    // tests then run alone; they mostly wait (on the action's timers and on its child process), so
+    // twice the CPUs, and at least 4: with one file per core the suite took twice as long. A busy
+    // machine stretches a run's start-up most, which no bound counts (see test/support/step-time.ts).
     projects: [
       {
         extends: true,
@@ -36,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'action',
           include: ['test/action/**/*.test.ts'],
-          maxWorkers: Math.max(2, cpus),
+          maxWorkers: Math.max(4, 2 * cpus),
           sequence: { groupOrder: 1 }
         }
       }

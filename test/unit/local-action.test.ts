@@ -52,5 +52,6 @@ describe('npm run local-action', () => {
       ['/v2/agent/from-dotenv/job', { prompt: 'Document what .env asks' }]
     ])
     expect(run.stdout).toMatch(/local-action ran src\/main\.ts with the inputs in .*\.env: job \S+, status active\./)
-  }, 30_000)
+    // local-action compiles src/ as it starts, seconds of CPU: room for a machine five times slower than idle.
+  }, 60_000)
 })
