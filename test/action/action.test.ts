@@ -129,14 +129,15 @@ describe('wait, jobId and timeout', () => {
 
   it('times out naming the job and its last status, with outputs as last seen and a hint to resume', async () => {
     service = await startStandInService({ plan: { activeMs: 60_000 } })
-    const run = await runAction({ inputs: inputs({ timeout: '600ms' }) })
+    // 2 s: time for the create and a read first, on a busy machine too (600 ms was not).
+    const run = await runAction({ inputs: inputs({ timeout: '2s' }) })
 
     expect(run.code).toBe(1)
-    expect(msAfter(service.requests[0], run)).toBeLessThan(withinTimeout(600))
+    expect(msAfter(service.requests[0], run)).toBeLessThan(withinTimeout(2000))
     const id = run.outputs.jobId
     expect(run.outputs.status).toBe('active')
     expect(run.stdout).toContain(
-      `::error::Job ${id} did not reach a final status within the timeout of 600ms (last status: active).`
+      `::error::Job ${id} did not reach a final status within the timeout of 2.0s (last status: active).`
     )
     expect(run.stdout).toContain(`run this action with jobId: ${id}`)
     expect(run.summary).toContain('Timed out: job')

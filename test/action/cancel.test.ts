@@ -171,7 +171,8 @@ describe.concurrent('a run cancelled while the job is being created', () => {
     const action = await startUntil(service, (out) => /Trying again in 20s/.test(out))
     const { run, ms } = await cancel(action, 'SIGINT')
 
-    expect(ms).toBeLessThan(1000)
+    // At once: not the 20 s the Retry-After asks for, with room for a busy machine to see it exit.
+    expect(ms).toBeLessThan(RUN_OVERHEAD_MS)
     expect(run.code).not.toBe(0)
     expect(service.requestsOf('POST')).toHaveLength(1)
     expect(service.created).toBe(0)
