@@ -110,7 +110,8 @@ describe.concurrent('GitHub calls on a comment-triggered run', () => {
         projectId: 'docs',
         apiKey: service.apiKey,
         baseUrl: service.url,
-        timeout: '3s',
+        // 6 s: the context's half of it, 3 s, then time for the create on a busy machine too (3 s was not).
+        timeout: '6s',
         githubToken: token
       },
       env: {
