@@ -1,12 +1,12 @@
-import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
-import { watchForCancel } from './cancel.js'
-import type { Blanked } from './change-context/credentials.js'
-import { blankInstruction, gatherRunContext, promptWithSection } from './change-context/run-context.js'
-import { startCommentReplies, type CommentReplies } from './comment-reply.js'
-import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
-import { startDeadline, type Deadline } from './deadline.js'
-import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
-import { followJob } from './follow-job.js'
+import { findAgentJob, leaveAgentNote } from './comment/agent-pull-request.js'
+import { watchForCancel } from './runtime/cancel.js'
+import type { Blanked } from './safety/credentials.js'
+import { blankInstruction, gatherRunContext, promptWithSection } from './context/for-this-run.js'
+import { startCommentReplies, type CommentReplies } from './report/comment-reply.js'
+import { readCommentRequest, type TriggeringComment } from './comment/trigger.js'
+import { startDeadline, type Deadline } from './runtime/deadline.js'
+import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
+import { followJob } from './service/follow-job.js'
 import {
   describeSettings,
   maskSecrets,
@@ -14,18 +14,18 @@ import {
   readGithubToken,
   readSettings,
   type Settings
-} from './inputs.js'
-import { isFinal, type Job } from './job-record.js'
-import { JobService, ServiceError } from './job-service.js'
-import { writeSummary } from './job-summary.js'
-import { log } from './log.js'
-import { setJobIdOutput, setJobOutputs } from './outputs.js'
-import { joinPrompts } from './prompt-file.js'
-import { checkProxyVariables } from './proxy-variables.js'
-import { noSignWindowMs } from './retry-policy.js'
-import { describeEnding, staleLine, type RunOutcome } from './run-ending.js'
-import { statusLogger } from './status-log.js'
-import { showDryRun, whatLeaves, type WhatLeaves } from './what-leaves.js'
+} from './inputs/settings.js'
+import { isFinal, type Job } from './service/job-record.js'
+import { JobService, ServiceError } from './service/job-service.js'
+import { writeSummary } from './report/summary.js'
+import { log } from './runtime/log.js'
+import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
+import { joinPrompts } from './inputs/prompt-file.js'
+import { checkProxyVariables } from './net/proxy-settings.js'
+import { noSignWindowMs } from './net/retry-policy.js'
+import { describeEnding, staleLine, type RunOutcome } from './report/run-ending.js'
+import { statusLogger } from './report/status-log.js'
+import { showDryRun, whatLeaves, type WhatLeaves } from './prompt/what-leaves.js'
 
 /** What the run knows so far: enough to report it however it ends. */
 interface RunState extends RunOutcome {
