@@ -1,4 +1,5 @@
-import { findAgentJob, leaveAgentNote } from './comment/agent-pull-request.js'
+import { findAgentJob } from './comment/agent-pull-request.js'
+import { leaveAgentNote } from './report/agent-note.js'
 import { watchForCancel } from './runtime/cancel.js'
 import type { Blanked } from './safety/credentials.js'
 import { blankInstruction, gatherRunContext, promptWithSection } from './context/for-this-run.js'
@@ -22,7 +23,7 @@ import { log } from './runtime/log.js'
 import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
 import { joinPrompts } from './inputs/prompt-file.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
-import { noSignWindowMs } from './net/retry-policy.js'
+import { noSignWindowMs, RetryPolicy } from './net/retry-policy.js'
 import { describeEnding, staleLine, type RunOutcome } from './report/run-ending.js'
 import { statusLogger } from './report/status-log.js'
 import { showDryRun, whatLeaves, type WhatLeaves } from './prompt/what-leaves.js'
@@ -56,7 +57,10 @@ export async function run(): Promise<void> {
     job: null,
     jobId: ''
   }
-  const cancel = watchForCancel(() => announce(Object.assign(state, { ending: 'cancelled' })))
+  const cancel = watchForCancel(
+    () => announce(Object.assign(state, { ending: 'cancelled' })),
+    RetryPolicy.cancel.graceMs
+  )
   let service: JobService | undefined
   let replies: CommentReplies | undefined
   let comment: TriggeringComment | null = null

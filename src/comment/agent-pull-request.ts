@@ -1,24 +1,23 @@
-// The agent's own pull request: the note the action leaves on it when a job opens it, and how a
-// later comment on it finds that job again. The job is found from the action's own note only: a
+// The agent's own pull request: how a comment on it finds the job that opened it, from the note the
+// action left there when the job ended (report/agent-note.ts writes it). The job is found from the action's own note only: a
 // comment by the identity the workflow's token writes as, carrying a hidden marker with a job id of
 // the right shape. The same text by anyone else, or in the pull request's body, is not read.
-import { asArray, asObject, login, sha, text } from '../github/json-shape.js'
-import { codeSpan } from '../safety/quote-for-agent.js'
-import { readEventPayload } from '../github/event.js'
+import { asArray, asObject, login, text } from '../github/json-shape.js'
 import { GitHubReader, type ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
-import { loadOctokit, runLink, type CommentReplies } from '../report/comment-reply.js'
 import type { TriggeringComment } from './trigger.js'
 import { FRESH_FLAG } from './trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { readTriggerForNote, type Settings } from '../inputs/settings.js'
-import { isJobId } from '../service/job-record.js'
+import { isJobId } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
-import { blankSecrets } from '../safety/run-secrets.js'
 import { RetryPolicy } from '../net/retry-policy.js'
-import type { RunOutcome } from '../report/run-ending.js'
-import { neutralise } from '../safety/neutralise.js'
+
+/** Who the workflow's token writes as, when the run already knows it: the author of the reply it posted. */
+export interface TokenAuthor {
+  author(): Promise<string | null>
+}
 
 /** A pull request on the GitHub the workflow runs on. */
 export interface PullRequestRef {
@@ -77,7 +76,7 @@ export async function findAgentJob(
   comment: TriggeringComment,
   { githubToken: token }: Pick<Settings, 'githubToken'>,
   /** The run's reply: the token's login is the author of the reply it posted. */
-  replies: Pick<CommentReplies, 'author'> | undefined,
+  replies: TokenAuthor | undefined,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<string> {
@@ -111,101 +110,8 @@ export async function findAgentJob(
   }
 }
 
-/**
- * Leaves the note on the pull request a job opened: its id (in the marker too), what asked for it,
- * and how to ask for changes. Once per job: a pull request that has the job's note already (after a
- * follow-up) gets none. It needs "pull-requests: write" there; without it, one notice. Never throws.
- */
-export async function leaveAgentNote(
-  outcome: RunOutcome,
-  token: string,
-  comment: TriggeringComment | null,
-  replies: Pick<CommentReplies, 'author'> | undefined,
-  signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
-): Promise<void> {
-  const { job } = outcome
-  if (outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
-  const jobId = job.id
-  const pr = pullRequestOf(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com')
-  if (!pr) return
-  const trigger = readTriggerForNote()
-  const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
-  if (!token) {
-    log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
-    return
-  }
-  const reader = openReader(token, signal, env)
-  if (!reader) return
-  try {
-    const author = tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
-    if ((await notesOn(reader, pr, author)).includes(jobId)) return
-    const { octokit, serverUrl } = await loadOctokit(token)
-    const body = noteBody(jobId, comment, trigger, serverUrl, env)
-    await octokit.rest.issues.createComment({
-      owner: pr.owner,
-      repo: pr.repo,
-      issue_number: pr.number,
-      body,
-      request: { signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]) }
-    })
-    log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
-  } catch (error) {
-    log.notice(
-      `Could not leave a note on ${where} naming job ${jobId}: ${noteFailure(error)} ` +
-        `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
-    )
-  } finally {
-    await reader.close()
-  }
-}
-
-/** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
-export function noteBody(
-  jobId: string,
-  comment: TriggeringComment | null,
-  trigger: string,
-  serverUrl: string,
-  env: NodeJS.ProcessEnv = process.env
-): string {
-  const repository = comment?.repository ?? env.GITHUB_REPOSITORY ?? ''
-  const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
-    ? `[workflow run](${runLink(serverUrl, repository, env.GITHUB_RUN_ID)})`
-    : 'workflow run'
-  const asked = requestedBy(comment, env)
-  return blankSecrets(
-    `${marker(jobId)}\n📝 Documentation agent job ${codeSpan(jobId)} opened this pull request, asked for by a ${run}` +
-      `${asked ? ` (${asked})` : ''}.\n\n` +
-      `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
-      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
-  )
-}
-
-/** What started the run: the comment, or the push's range, or the event's name. */
-function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv): string {
-  if (comment) {
-    const anchor =
-      comment.kind === 'review comment'
-        ? `discussion_r${comment.id}`
-        : comment.kind === 'review'
-          ? `pullrequestreview-${comment.id}`
-          : `issuecomment-${comment.id}`
-    const who = login(comment.author)
-    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on ${comment.thread.kind} #${comment.thread.number}`
-  }
-  const event = env.GITHUB_EVENT_NAME ?? ''
-  if (event === 'push') {
-    const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
-    const before = sha(payload.before).slice(0, 7)
-    const after = sha(payload.after).slice(0, 7)
-    const branch = env.GITHUB_REF_NAME ? ` to ${codeSpan(env.GITHUB_REF_NAME, 100)}` : ''
-    return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
-  }
-  return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''
-}
-
 /** The login the token writes as: from the run's reply, else GET /user, which an installation token (GITHUB_TOKEN) may not read. */
-async function tokenLogin(reader: GitHubReader, replyAuthor: Promise<string | null>): Promise<string> {
+export async function tokenLogin(reader: GitHubReader, replyAuthor: Promise<string | null>): Promise<string> {
   let timer: NodeJS.Timeout | undefined
   const replied = await Promise.race([
     replyAuthor,
@@ -227,7 +133,7 @@ async function tokenLogin(reader: GitHubReader, replyAuthor: Promise<string | nu
  * The job ids of the notes `author` left on the pull request, oldest first, within the page cap. The
  * pages are read while the author is still being found out (the run's reply may be on its way).
  */
-async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: Promise<string>): Promise<string[]> {
+export async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: Promise<string>): Promise<string[]> {
   // Handled here, awaited below: a failure of either must not go unheard while the other is awaited.
   author.catch(() => {})
   const marked: { login: unknown; jobId: string }[] = []
@@ -247,7 +153,7 @@ async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: Promise
   return marked.filter((note) => note.login === login).map((note) => note.jobId)
 }
 
-function openReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv): GitHubReader | null {
+export function openReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv): GitHubReader | null {
   try {
     const url = new URL(env.GITHUB_API_URL || 'https://api.github.com')
     if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return null
@@ -255,14 +161,4 @@ function openReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv):
   } catch {
     return null
   }
-}
-
-function noteFailure(error: unknown): string {
-  if (error instanceof ReadFailure) return `${failureClause(error, Input.githubToken)}.`
-  const { status, message } = error as { status?: unknown; message?: unknown }
-  const said = neutralise(typeof message === 'string' ? message : String(error), 200)
-  if (status === 403 || status === 404) {
-    return `HTTP ${status} (${said}); the token may not write there: the workflow needs "pull-requests: write" on that repository.`
-  }
-  return typeof status === 'number' ? `HTTP ${status} (${said}).` : `${said}.`
 }

@@ -1,7 +1,7 @@
 // Where a review comment sits in a pull request's diff: the file, the line or lines, and the hunk.
 // The agent needs it to know what "this" means in "/docs explain this"; it is outside text, so it
 // reaches the agent only through the context section's quoting (safety/quote-for-agent.ts).
-import { fileKind } from '../context/file-kinds.js'
+import { isSecretFile } from '../safety/secret-files.js'
 import { codeSpan, fenced } from '../safety/quote-for-agent.js'
 
 /** Where a review comment is, as the event gives it (outside text). */
@@ -51,7 +51,7 @@ export function instructionAt(instruction: string, location: DiffLocation): stri
         : `lines ${location.startLine} to ${location.line} of ${version}`
   const file = location.path ? codeSpan(location.path, 300) : 'a file'
   const where = `This was written as a review comment on ${file}, ${lines}`
-  if (location.path && fileKind(location.path) === 'secret') {
+  if (location.path && isSecretFile(location.path)) {
     return `${instruction}\n\n${where}. The file may hold credentials, so its diff hunk is not sent.`
   }
   const hunk = lastLines(location.hunk)

@@ -1,21 +1,10 @@
-import { readFileSync } from 'node:fs'
+import { COMMENT_EVENTS, isCommentEvent, loadEventPayload } from '../github/event.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
 import { diffLocation, instructionAt, type DiffLocation } from './review-location.js'
 
-/** The kinds of comment that can start a run, by the event that brings them. */
-export const COMMENT_EVENTS = {
-  issue_comment: 'issue comment',
-  pull_request_review_comment: 'review comment',
-  pull_request_review: 'review'
-} as const
 export type CommentKind = (typeof COMMENT_EVENTS)[keyof typeof COMMENT_EVENTS]
-
-/** Whether the event is one a comment-triggered run answers. */
-export function isCommentEvent(eventName: string | undefined): eventName is keyof typeof COMMENT_EVENTS {
-  return eventName !== undefined && Object.hasOwn(COMMENT_EVENTS, eventName)
-}
 
 /** The comment that started a job, and the thread it was written on. */
 export interface TriggeringComment {
@@ -168,13 +157,11 @@ export function instructionAfter(body: string, trigger: string): string | null {
 }
 
 function readPayload(path: string | undefined): unknown {
-  if (!path)
+  const loaded = loadEventPayload(path)
+  if ('payload' in loaded) return loaded.payload
+  if (loaded.problem === 'no path')
     throw new ActionError('The run is a comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.')
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new ActionError(`The comment event's payload (${path}) could not be read: ${(error as Error).message}.`)
-  }
+  throw new ActionError(`The comment event's payload (${path}) could not be read: ${loaded.error}.`)
 }
 
 function skip(reason: string): CommentRequest {

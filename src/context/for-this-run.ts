@@ -8,7 +8,7 @@ import { neutralise } from '../safety/neutralise.js'
 import type { Blanked } from '../safety/credentials.js'
 import { contextRequestFromRunner } from '../github/event.js'
 import type { ChangeContext } from './change-context.js'
-import { skipDocsWithoutContext } from './skip-docs.js'
+import { allSkippedWithoutContext } from './skip-docs.js'
 
 /**
  * Gathers the context for the run's event, unless `context` is none (then only a push of nothing but
@@ -23,7 +23,10 @@ export async function gatherRunContext(
   deadline: Deadline,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<ChangeContext | null> {
-  if (settings.context === 'none') return skipDocsWithoutContext(env)
+  if (settings.context === 'none') {
+    const notice = allSkippedWithoutContext(env)
+    return notice ? { section: '', notices: [notice], warnings: [], requests: 0, startsNothing: true } : null
+  }
   const { signal } = deadline
   const maxMs = contextBudgetMs(deadline.remainingMs())
   // The readers and the renderer load only for a run that gathers a context: the bundle keeps them

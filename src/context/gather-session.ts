@@ -1,36 +1,19 @@
 // One gathering of the context: the request it answers, the GitHub reads it made and those that
 // failed, and the notices for the log. The event gatherers share it.
 import type { ChangeFacts } from './facts.js'
+import type { RunnerEvent } from '../github/event.js'
 import { GitHubReader } from '../github/reader.js'
 import { codeSpan } from '../safety/quote-for-agent.js'
 import { ReadFailure, type Permission } from '../github/read-failure.js'
 
-/** Everything the context is gathered from. */
-export interface ChangeContextRequest {
+/** Everything the context is gathered from: the settings given, and the run's event (github/event.ts). */
+export interface ChangeContextRequest extends RunnerEvent {
   /** `changes`, or `diff` for the diff hunks too. */
   detail: 'changes' | 'diff'
   /** The most characters the section may take. */
   limit: number
-  /** GITHUB_EVENT_NAME. */
-  eventName: string
-  /** The event payload, parsed (the file GITHUB_EVENT_PATH names); anything unreadable is `{}`. */
-  payload: unknown
-  /** GITHUB_REPOSITORY, `owner/name`. */
-  repository: string
-  /** GITHUB_SERVER_URL, for the links in the section. */
-  serverUrl: string
-  /** GITHUB_API_URL: the only address the token is sent to. */
-  apiUrl: string
   /** The `githubToken` input; empty to read nothing from GitHub. */
   token: string
-  /** GITHUB_RUN_ID, to find this run's workflow. */
-  runId?: string
-  /** GITHUB_WORKFLOW_REF (`owner/name/.github/workflows/file.yml@ref`): names the workflow without a request. */
-  workflowRef?: string
-  /** GITHUB_REF_NAME: the branch or tag the run is for. */
-  refName?: string
-  /** GITHUB_SHA: the commit the run is for. */
-  sha?: string
   /** In a comment-triggered run the comment is the request: the section says who asked it. */
   promptFromComment?: boolean
   /** The step's deadline and cancel: gathering stops at once when it fires. */

@@ -4,7 +4,6 @@
 // after it.
 import { readPushedCommits, type ChangeFacts } from './facts.js'
 import { readEventPayload } from '../github/event.js'
-import type { ChangeContext } from './change-context.js'
 
 const MARK = /\[(?:skip docs|docs skip)\]/i
 
@@ -49,12 +48,12 @@ const PUSH_EVENT_COMMITS_MAX = 20
 
 /**
  * With `context: none` nothing is read, but a push whose every commit (as the event lists them) is
- * marked still starts no job: the context for the caller to stop on, or null.
+ * marked still starts no job: the notice saying so, for the caller to stop on, or null.
  */
-export function skipDocsWithoutContext(env: NodeJS.ProcessEnv): ChangeContext | null {
+export function allSkippedWithoutContext(env: NodeJS.ProcessEnv): string | null {
   if (env.GITHUB_EVENT_NAME !== 'push') return null
   const { commits } = readPushedCommits(readEventPayload(env.GITHUB_EVENT_PATH))
   const complete = commits.length > 0 && commits.length < PUSH_EVENT_COMMITS_MAX
   if (!complete || !commits.every((commit) => skipsDocs(commit.message))) return null
-  return { section: '', notices: [allSkippedNotice(commits.length)], warnings: [], requests: 0, startsNothing: true }
+  return allSkippedNotice(commits.length)
 }

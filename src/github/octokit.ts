@@ -1,4 +1,4 @@
-// The GitHub client (Octokit) of a comment-triggered run, made in one place: with the action's
+// The GitHub client (Octokit) of a comment-triggered run (and the link to the run it writes), made in one place: with the action's
 // User-Agent, and with its logging going through log.ts instead of the console. Octokit writes a
 // deprecation notice with console.warn, quoting GitHub's `sunset` and `link` headers: outside text,
 // on stderr, where the runner reads workflow commands too.
@@ -30,4 +30,16 @@ export function githubClient(github: GitHub, token: string): Octokit {
 /** Only the words of a log call: an object passed with them (a request's options) may hold the token. */
 function words(write: (message: string) => void): (...args: unknown[]) => void {
   return (...args) => write(args.filter((arg) => typeof arg === 'string').join(' '))
+}
+
+/** Loads the GitHub client for `token`; only the runs that talk to GitHub's API load it. */
+export async function loadOctokit(token: string): Promise<{ octokit: Octokit; serverUrl: string }> {
+  const github: GitHub = await import('@actions/github')
+  return { octokit: githubClient(github, token), serverUrl: github.context.serverUrl }
+}
+
+/** The link to this workflow run (to the repository's Actions page without a usable run id). */
+export function runLink(serverUrl: string, repository: string, runId: string | undefined): string {
+  const base = `${serverUrl.replace(/\/+$/, '')}/${repository}/actions`
+  return runId && /^\d+$/.test(runId) ? `${base}/runs/${runId}` : base
 }

@@ -2,7 +2,7 @@ import { login } from '../github/json-shape.js'
 import type { TriggeringComment } from '../comment/trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
-import { githubClient, type Octokit } from '../github/octokit.js'
+import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { RetryPolicy } from '../net/retry-policy.js'
@@ -31,16 +31,8 @@ interface PostedComment {
   user?: { login?: string } | null
 }
 
-type GitHub = typeof import('@actions/github')
-
 // A reply is a courtesy: it must never hold the step for long, whatever the API does.
 const { requestTimeoutMs, afterRunEndsMs } = RetryPolicy.githubReplies
-
-/** Loads the GitHub client for `token`; only the runs that talk to GitHub's API load it. */
-export async function loadOctokit(token: string): Promise<{ octokit: Octokit; serverUrl: string }> {
-  const github: GitHub = await import('@actions/github')
-  return { octokit: githubClient(github, token), serverUrl: github.context.serverUrl }
-}
 
 /**
  * Puts an 👀 reaction on the comment (a review has none) and a reply linking the workflow run,
@@ -163,11 +155,6 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     },
     author: async () => (await opened)?.author ?? null
   }
-}
-
-export function runLink(serverUrl: string, repository: string, runId: string | undefined): string {
-  const base = `${serverUrl.replace(/\/+$/, '')}/${repository}/actions`
-  return runId && /^\d+$/.test(runId) ? `${base}/runs/${runId}` : base
 }
 
 /** The first reply, at once. It never starts with the trigger, so it cannot start a run itself. */

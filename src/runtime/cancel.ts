@@ -1,5 +1,4 @@
 import { CancelledError } from './errors.js'
-import { RetryPolicy } from '../net/retry-policy.js'
 
 export interface CancelWatch {
   /** Aborts with a CancelledError when the runner cancels the run. */
@@ -9,12 +8,12 @@ export interface CancelWatch {
 
 /**
  * Turns the runner's SIGINT (then SIGTERM) into an abort. The first signal starts a grace of
- * `graceMs` for the run to say what it knows (the job id, how to follow it again), and to let a
+ * `graceMs` (RetryPolicy.cancel.graceMs) for the run to say what it knows (the job id, how to follow it again), and to let a
  * create in flight be answered; if the run has not finished by then, `onForcedExit` says it and
  * the process exits. Later signals do not cut the grace short: the runner sends SIGTERM a few
  * seconds after SIGINT, and a create answered in between must still name its job.
  */
-export function watchForCancel(onForcedExit: () => void, graceMs: number = RetryPolicy.cancel.graceMs): CancelWatch {
+export function watchForCancel(onForcedExit: () => void, graceMs: number): CancelWatch {
   const controller = new AbortController()
   const onSignal = (signal: NodeJS.Signals): void => {
     if (controller.signal.aborted) return

@@ -5,8 +5,19 @@
 // by the patterns below and by secretlint's recommended rules (loaded only when there is text to
 // scan: it is a chunk of its own in the bundle). Why both: docs/security.md.
 import { blankSecrets } from './run-secrets.js'
-import type { ChangeFacts } from '../context/facts.js'
-import { fileKind } from '../context/file-kinds.js'
+import { isSecretFile } from './secret-files.js'
+
+/**
+ * The outside text the scan reads and blanks, in place: the context's facts (context/facts.ts) have
+ * this shape, and a single text is one line of `summary`. Stated here so that the scan, a layer below
+ * the context, does not depend on it.
+ */
+export interface ScannedText {
+  summary: string[]
+  writing?: { label: string; text: string }
+  commits?: { list: { sha: string; message: string; author: string }[] }
+  files?: { list: { path: string; previousPath?: string; patch?: string }[] }
+}
 
 /** One credential blanked: its kind and where it was (a commit, a file, the description). */
 export interface Blanked {
@@ -15,8 +26,8 @@ export interface Blanked {
 }
 
 /** What the scan did to the facts. */
-export interface CredentialScan {
-  facts: ChangeFacts
+export interface CredentialScan<Facts extends ScannedText = ScannedText> {
+  facts: Facts
   blanked: Blanked[]
   /** Files that hold credentials by convention: named, their diff never sent. */
   secretFiles: string[]
@@ -25,7 +36,7 @@ export interface CredentialScan {
 const OWN_SECRET = "this run's API key or GitHub token"
 const OWN_MARKER = `[redacted: ${OWN_SECRET}]`
 
-// The shapes the issue names that secretlint's recommended preset misses or narrows (checked with
+// The shapes that secretlint's recommended preset misses or narrows (checked with
 // version 12: no Stripe, JWT or svc_ rule; AWS key ids and private key blocks only in full context).
 const PATTERNS: { kind: string; pattern: RegExp }[] = [
   {
@@ -70,13 +81,13 @@ const SECRETLINT_KINDS: Record<string, string> = {
  * and what was done, for the log and the summary (never a value).
  * @param scanner the well-known-shapes scanner; secretlint by default
  */
-export async function blankCredentials(
-  facts: ChangeFacts,
+export async function blankCredentials<Facts extends ScannedText>(
+  facts: Facts,
   scanner: Scanner = secretlintScanner
-): Promise<CredentialScan> {
+): Promise<CredentialScan<Facts>> {
   const blanked: Blanked[] = []
   // A secret file's diff is dropped here, whatever the renderer would do with it.
-  const secret = (facts.files?.list ?? []).filter((file) => fileKind(file.path) === 'secret')
+  const secret = (facts.files?.list ?? []).filter((file) => isSecretFile(file.path))
   for (const file of secret) file.patch = undefined
   const pieces = piecesOf(facts)
   // The run's own secrets first, so that the scan finds the rest in the text as it will go.
@@ -104,7 +115,7 @@ export async function blankCredentialsInText(
   text: string,
   where: string
 ): Promise<{ text: string; blanked: Blanked[] }> {
-  const facts: ChangeFacts = { summary: [text] }
+  const facts: ScannedText = { summary: [text] }
   const { blanked } = await blankCredentials(facts)
   return { text: facts.summary[0], blanked: blanked.map((found) => ({ ...found, where })) }
 }
@@ -127,7 +138,7 @@ interface Piece {
 }
 
 /** Every piece of outside text in the facts, with where it is for the log. */
-function piecesOf(facts: ChangeFacts): Piece[] {
+function piecesOf(facts: ScannedText): Piece[] {
   const pieces: Piece[] = []
   const add = (where: () => string, get: () => string | undefined, set: (text: string) => void): void => {
     if (get()) pieces.push({ where, get: () => get() ?? '', set })

@@ -1,3 +1,4 @@
+import { isJobId } from '../safety/job-id.js'
 import { pullRequestLink } from './pull-request-link.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { neutralise } from '../safety/neutralise.js'
@@ -33,15 +34,7 @@ export function isKnownStatus(status: string): boolean {
   return KNOWN_STATUSES.has(status)
 }
 
-// An id goes into paths, log lines, outputs and replies, and a later step may print it at the start
-// of a line: a short token that starts with a letter or digit (so never `.`, `..` or `::`).
-const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._:~-]{0,127}$/
 const STATUS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-
-/** Whether `text` has the shape of a job id: 1 to 128 letters, digits and . _ : ~ -, starting with a letter or digit. */
-export function isJobId(text: string): boolean {
-  return JOB_ID.test(text)
-}
 
 /**
  * Reads a job record from a parsed response body, or returns null when it is not one: no `id` or

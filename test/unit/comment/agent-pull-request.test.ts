@@ -1,7 +1,8 @@
 // The pure parts of the agent's own pull request: the marker, which links are pull requests on this
 // GitHub, and the note's words.
 import { describe, expect, it } from 'vitest'
-import { marker, markedJobId, noteBody, pullRequestOf } from '../../../src/comment/agent-pull-request.js'
+import { marker, markedJobId, pullRequestOf } from '../../../src/comment/agent-pull-request.js'
+import { noteBody } from '../../../src/report/agent-note.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
 
 describe('the marker', () => {

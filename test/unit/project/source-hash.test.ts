@@ -9,7 +9,7 @@ import { BUNDLE_SOURCES, bundleFreshness, hashFiles, SOURCE_HASH_FILE } from '..
 let root: string
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'source-hash-'))
-  mkdirSync(join(root, 'src', 'change-context'), { recursive: true })
+  mkdirSync(join(root, 'src', 'context'), { recursive: true })
   mkdirSync(join(root, 'dist'))
   writeFileSync(join(root, 'src', 'main.ts'), 'export const answer = 42\n')
   writeFileSync(join(root, 'src', 'context', 'render.ts'), 'export {}\n')

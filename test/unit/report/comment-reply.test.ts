@@ -1,7 +1,8 @@
 // What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
 import { describe, expect, it, vi } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
-import { outcomeReply, progressReply, runLink, startedReply } from '../../../src/report/comment-reply.js'
+import { runLink } from '../../../src/github/octokit.js'
+import { outcomeReply, progressReply, startedReply } from '../../../src/report/comment-reply.js'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
