@@ -12,7 +12,7 @@ import { gatherPullRequest } from './pull-request.js'
 import { gatherPush } from './push.js'
 import { failuresWarning, ReadFailure } from '../github/read-failure.js'
 import { gatherRelease } from './release.js'
-import { renderSection } from './render.js'
+import { renderSection, type LeftOut } from './render.js'
 import { allSkippedNotice, leaveOutSkipDocs } from './skip-docs.js'
 
 export type { ChangeContextRequest } from './gather-session.js'
@@ -29,11 +29,13 @@ export interface ChangeContext {
   requests: number
   /** The event asks for no job (a push that deleted a branch): the notices say why. */
   startsNothing: boolean
-  /** Credentials blanked in the section (see credentials.ts), and files whose diff is never sent. */
+  /** Credentials blanked in the section (see safety/credentials.ts), and files whose diff is never sent. */
   blanked?: Blanked[]
   secretFiles?: string[]
   /** Commits left out of the section because their message says `[skip docs]`. */
   skippedCommits?: number
+  /** What the section does not hold whole, and why (the renderer's account, for the summary). */
+  leftOut?: LeftOut[]
 }
 
 const NOTHING: ChangeContext = { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
@@ -76,7 +78,8 @@ export async function gatherChangeContext(
       return { ...NOTHING, notices: gathering.notices, requests: gathering.requests, startsNothing: true }
     }
     const scan = facts ? await blankCredentials(facts) : null
-    const section = scan ? renderSection(scan.facts, request.detail, request.limit) : ''
+    const rendered = scan ? renderSection(scan.facts, request.detail, request.limit) : null
+    const section = rendered?.text ?? ''
     const failures = gathering.failures.filter((failure) => failure.kind !== 'cancelled')
     return {
       section,
@@ -84,7 +87,8 @@ export async function gatherChangeContext(
       warnings: failures.length ? [failuresWarning(failures, gathered.instead ?? '', Input.githubToken)] : [],
       requests: gathering.requests,
       startsNothing: gathered.startsNothing === true,
-      ...(scan && { blanked: scan.blanked, secretFiles: scan.secretFiles, skippedCommits: skip?.skipped ?? 0 })
+      ...(scan && { blanked: scan.blanked, secretFiles: scan.secretFiles, skippedCommits: skip?.skipped ?? 0 }),
+      ...(rendered && { leftOut: rendered.leftOut })
     }
   } catch (error) {
     return {

@@ -50,6 +50,9 @@ export interface Comparison {
 /** The most files the compare API lists: a range may have more. */
 export const COMPARE_FILE_CAP = 300
 
+/** The summary line of a range whose files the compare API may not all list: the section and the summary say it. */
+export const FILE_CAP_LINE = `GitHub lists at most ${COMPARE_FILE_CAP} files of a comparison: there may be more.`
+
 export function readComparison(answer: unknown): Comparison {
   const body = asObject(answer)
   const commits = asArray(body.commits)

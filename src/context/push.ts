@@ -1,7 +1,7 @@
 // A push: the commits since the last successful run of this workflow on the branch, so that when
 // concurrency folds a burst of pushes into one run, or a run failed, the next run still tells the
 // agent of every commit. The Actions API names that run's commit; the compare API gives the range.
-import { linesOf, readPushedCommits, type ChangeFacts, type Comparison } from './facts.js'
+import { FILE_CAP_LINE, linesOf, readPushedCommits, type ChangeFacts, type Comparison } from './facts.js'
 import { shortSha, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, isZeroSha, login, sha, text } from '../github/json-shape.js'
 import { codeSpan } from '../safety/quote-for-agent.js'
@@ -154,7 +154,7 @@ function comparisonFacts(
     `Range: ${start.why}, ${refLabel(start.base)}...${shortSha(head)}: ${counts}.`,
     `Compare: ${compareLink(gathering, start.base, head)}`
   ]
-  if (mayListMoreFiles(comparison)) summary.push('GitHub lists at most 300 files of a comparison: there may be more.')
+  if (mayListMoreFiles(comparison)) summary.push(FILE_CAP_LINE)
   return {
     summary,
     commits: { list: comparison.commits, total: totalCommits },

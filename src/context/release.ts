@@ -1,5 +1,5 @@
 // A release: its name, tag and notes, and what changed since the release before it.
-import type { ChangeFacts } from './facts.js'
+import { FILE_CAP_LINE, type ChangeFacts } from './facts.js'
 import { refSegment, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, text } from '../github/json-shape.js'
 import { codeSpan, quoted } from '../safety/quote-for-agent.js'
@@ -47,7 +47,7 @@ export async function gatherRelease(gathering: Gathering): Promise<Gathered> {
     `Range: since the previous release, ${codeSpan(previous)}...${codeSpan(tag)}: ${plural(totalCommits, 'commit')}, ${plural(files.length, 'file')} changed.`,
     `Compare: ${compareLink(gathering, previous, tag)}`
   )
-  if (mayListMoreFiles(comparison)) summary.push('GitHub lists at most 300 files of a comparison: there may be more.')
+  if (mayListMoreFiles(comparison)) summary.push(FILE_CAP_LINE)
   facts.commits = { list: comparison.commits, total: totalCommits }
   facts.files = { list: files, total: files.length }
   return { facts }

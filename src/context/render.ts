@@ -1,7 +1,7 @@
 // The context section as the agent reads it: a fixed introduction that marks it as data, what
 // happened, then as much detail as the limit allows, most telling first. It never takes more than
 // the limit, and whatever it leaves out it names by count.
-import { linesOf, type ChangeFacts, type ChangedFile, type Commit } from './facts.js'
+import { FILE_CAP_LINE, linesOf, type ChangeFacts, type ChangedFile, type Commit } from './facts.js'
 import { diffWorthShowing, fileKind, mostTellingFirst } from './file-kinds.js'
 import { codeSpan, cleanText, cutShort, fenced, quoted } from '../safety/quote-for-agent.js'
 
@@ -30,9 +30,26 @@ const COMMITS_SHARE = 0.25
 // With diffs, the file list takes at most this share of the room left; the diffs take the rest.
 const FILE_LIST_SHARE_WITH_DIFFS = 0.4
 
-export function renderSection(facts: ChangeFacts, detail: ContextDetail, limit: number): string {
+/**
+ * Something the section does not hold whole: which part, why, and the section's own sentence that
+ * says so (the summary repeats it, word for word, without reading it back out of the section).
+ */
+export interface LeftOut {
+  part: 'what happened' | 'writing' | 'commits' | 'files' | 'diffs' | 'parts'
+  /** `room`: the limit; `cut short`: shown in part; `GitHub's cap`: GitHub lists only so many. */
+  reason: 'room' | 'cut short' | "GitHub's cap"
+  sentence: string
+}
+
+/** The section, and what it left out. */
+export interface RenderedSection {
+  text: string
+  leftOut: LeftOut[]
+}
+
+export function renderSection(facts: ChangeFacts, detail: ContextDetail, limit: number): RenderedSection {
   const section = new Section(limit)
-  if (!section.add(SECTION_INTRO)) return ''
+  if (!section.add(SECTION_INTRO)) return { text: '', leftOut: [] }
   const reserve = FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM
   addSummaryLines(section, facts.summary, reserve)
   if (facts.writing) addWriting(section, facts.writing, Math.min(WRITING_MAX, Math.floor(limit * WRITING_SHARE)))
@@ -41,7 +58,7 @@ export function renderSection(facts: ChangeFacts, detail: ContextDetail, limit: 
     const listed = addFileList(section, facts.files, detail)
     if (detail === 'diff') addDiffs(section, listed)
   }
-  return section.toString()
+  return section.render()
 }
 
 /** Blocks joined by newlines, never longer than the limit, then the line naming what was left out. */
@@ -49,6 +66,8 @@ class Section {
   private readonly blocks: string[] = []
   /** The parts that did not fit, in words of the action's own: no outside text. */
   private readonly leftOut: string[] = []
+  /** The sentences added that say what is not there, in the order of the section. */
+  private readonly said: LeftOut[] = []
   private size = 0
 
   constructor(private readonly limit: number) {}
@@ -58,25 +77,33 @@ class Section {
     return Math.max(0, this.limit - LEFT_OUT_ROOM - this.size - (this.blocks.length > 0 ? 1 : 0) - reserve)
   }
 
-  /** Adds the block if it fits with `reserve` to spare; says whether it did. */
-  add(block: string, reserve = 0): boolean {
+  /**
+   * Adds the block if it fits with `reserve` to spare; says whether it did. `says` is what the block
+   * tells of a part left out, recorded only when the block is in.
+   */
+  add(block: string, reserve = 0, says?: LeftOut): boolean {
     if (block.length > this.room(reserve)) return false
     this.size += block.length + (this.blocks.length > 0 ? 1 : 0)
     this.blocks.push(block)
+    if (says) this.said.push(says)
     return true
   }
 
   /** Adds the block if it fits, else names `part` in the last line; says whether it was added. */
-  addOrName(block: string, part: string, reserve = 0): boolean {
-    if (this.add(block, reserve)) return true
+  addOrName(block: string, part: string, reserve = 0, says?: LeftOut): boolean {
+    if (this.add(block, reserve, says)) return true
     this.leftOut.push(part)
     return false
   }
 
-  toString(): string {
-    if (this.leftOut.length === 0) return this.blocks.join('\n')
+  render(): RenderedSection {
+    if (this.leftOut.length === 0) return { text: this.blocks.join('\n'), leftOut: this.said }
     const free = this.limit - this.size - (this.blocks.length > 0 ? 1 : 0)
-    return [...this.blocks, leftOutLine(this.leftOut, free)].join('\n')
+    const last = leftOutLine(this.leftOut, free)
+    return {
+      text: [...this.blocks, last].join('\n'),
+      leftOut: [...this.said, { part: 'parts', reason: 'room', sentence: last.trim() }]
+    }
   }
 }
 
@@ -101,8 +128,10 @@ function addSummaryLines(section: Section, lines: string[], reserve: number): vo
   let first = true
   for (const [i, line] of lines.entries()) {
     const part = `line ${i + 1} of the ${lines.length} on what happened (${number(line.length)} characters)`
+    const says: LeftOut | undefined =
+      line === FILE_CAP_LINE ? { part: 'files', reason: "GitHub's cap", sentence: line } : undefined
     // A blank line before the first one shown, whichever it is.
-    if (section.addOrName(first ? `\n${line}` : line, part, reserve)) first = false
+    if (section.addOrName(first ? `\n${line}` : line, part, reserve, says)) first = false
   }
 }
 
@@ -114,11 +143,15 @@ function addWriting(section: Section, writing: NonNullable<ChangeFacts['writing'
     shown.length < whole.length
       ? `${writing.label} (the first ${number(shown.length - 1)} of ${number(whole.length)} characters):`
       : `${writing.label}:`
-  if (!section.add(`\n${label}\n${fenced(shown)}`, FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM)) {
-    section.addOrName(
-      `\n${writing.label}: left out for lack of room (${number(whole.length)} characters).`,
-      `${lowerFirst(writing.label)} (${number(whole.length)} characters)`
-    )
+  const cut: LeftOut | undefined =
+    shown.length < whole.length ? { part: 'writing', reason: 'cut short', sentence: label } : undefined
+  if (!section.add(`\n${label}\n${fenced(shown)}`, FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM, cut)) {
+    const sentence = `${writing.label}: left out for lack of room (${number(whole.length)} characters).`
+    section.addOrName(`\n${sentence}`, `${lowerFirst(writing.label)} (${number(whole.length)} characters)`, 0, {
+      part: 'writing',
+      reason: 'room',
+      sentence
+    })
   }
 }
 
@@ -132,22 +165,20 @@ function addCommits(section: Section, commits: NonNullable<ChangeFacts['commits'
     size += line.length + 1
   }
   const omitted = commits.total - lines.length
-  const block =
-    lines.length === 0
-      ? `\nCommits: ${number(commits.total)}, not listed for lack of room.`
-      : [
-          `\nCommits (${number(commits.total)}, oldest first` +
-            (omitted > 0
-              ? `; the ${number(omitted)} earlier ${omitted === 1 ? 'one is' : 'ones are'} not listed):`
-              : '):'),
-          ...lines
-        ].join('\n')
-  if (section.add(block, FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM)) return
+  const noneListed = `Commits: ${number(commits.total)}, not listed for lack of room.`
+  const heading =
+    `Commits (${number(commits.total)}, oldest first` +
+    (omitted > 0 ? `; the ${number(omitted)} earlier ${omitted === 1 ? 'one is' : 'ones are'} not listed):` : '):')
+  const block = lines.length === 0 ? `\n${noneListed}` : [`\n${heading}`, ...lines].join('\n')
+  const says = (sentence: string): LeftOut => ({ part: 'commits', reason: 'room', sentence })
+  const told = lines.length === 0 ? says(noneListed) : omitted > 0 ? says(heading) : undefined
+  if (section.add(block, FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM, told)) return
   // Even the shortest form may not fit: then the last line names it.
   section.addOrName(
-    `\nCommits: ${number(commits.total)}, not listed for lack of room.`,
+    `\n${noneListed}`,
     `the list of ${number(commits.total)} ${commits.total === 1 ? 'commit' : 'commits'}`,
-    FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM
+    FILES_TRAILER_ROOM + DIFFS_TRAILER_ROOM,
+    says(noneListed)
   )
 }
 
@@ -179,12 +210,14 @@ function addFileList(section: Section, files: NonNullable<ChangeFacts['files']>,
     const more = listed.length > 0 ? `…and ${number(notListed)} more` : `${number(notListed)} changed`
     const fileWord = notListed === 1 ? 'file' : 'files'
     const lines = linesLeftOut(files, listed, ranked.slice(listed.length))
+    const sentence = `${more} ${fileWord}${lines !== undefined ? `, ${number(lines)} lines` : ''}, not listed.`
     section.addOrName(
-      `${more} ${fileWord}${lines !== undefined ? `, ${number(lines)} lines` : ''}, not listed.`,
+      sentence,
       listed.length > 0
         ? `${number(notListed)} more changed ${fileWord}`
         : `the ${number(notListed)} changed ${fileWord}`,
-      DIFFS_TRAILER_ROOM
+      DIFFS_TRAILER_ROOM,
+      { part: 'files', reason: 'room', sentence }
     )
   }
   return listed
@@ -246,10 +279,12 @@ function addDiffs(section: Section, listed: ChangedFile[]): void {
   if (left.length > 0) {
     const lines = linesOf(left)
     const files = `${number(left.length)} ${left.length === 1 ? 'file' : 'files'}`
-    section.addOrName(
-      `${headed ? '' : '\n'}Diffs not shown for lack of room: ${files}${lines !== undefined ? `, ${number(lines)} lines` : ''}.`,
-      `the diffs of ${files} listed above`
-    )
+    const sentence = `Diffs not shown for lack of room: ${files}${lines !== undefined ? `, ${number(lines)} lines` : ''}.`
+    section.addOrName(`${headed ? '' : '\n'}${sentence}`, `the diffs of ${files} listed above`, 0, {
+      part: 'diffs',
+      reason: 'room',
+      sentence
+    })
   }
 }
 

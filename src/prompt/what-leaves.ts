@@ -16,7 +16,7 @@ export interface WhatLeaves {
   promptChars: number
   contextChars: number
   contextLimit: number
-  /** The section's own sentences that say what it left out. */
+  /** The section's own sentences that say what it left out (context/render.ts records them). */
   leftOut: string[]
   blanked: Blanked[]
   secretFiles: string[]
@@ -41,38 +41,11 @@ export function whatLeaves(
     promptChars: prompt.length,
     contextChars: section.length,
     contextLimit: settings.contextLimit,
-    leftOut: leftOutLines(section),
+    leftOut: (context?.leftOut ?? []).map((gap) => gap.sentence),
     blanked: [...instructionBlanked, ...(context?.blanked ?? [])],
     secretFiles: context?.secretFiles ?? [],
     skippedCommits: context?.skippedCommits ?? 0
   }
-}
-
-// The renderer's words for what it leaves out (render.ts); outside text is only in lines that start
-// with `- ` (lists), `Event:` or sit in fenced blocks, which are skipped.
-const LEFT_OUT =
-  /not listed|not shown|left out|lack of room|there may be more|\(the first [\d,]+ of [\d,]+ characters\)/
-
-function leftOutLines(section: string): string[] {
-  const lines: string[] = []
-  let fence = ''
-  for (const line of section.split('\n')) {
-    const opens = /^(`{3,})/.exec(line)
-    if (fence) {
-      if (line === fence) fence = ''
-      continue
-    }
-    if (opens) {
-      fence = opens[1]
-      continue
-    }
-    if (line.startsWith('- ') || line.startsWith('Event:') || line.startsWith('Context:') || line.startsWith('Text ')) {
-      continue
-    }
-    // The [skip docs] line is counted on its own line of the summary.
-    if (LEFT_OUT.test(line) && !line.includes('[skip docs]')) lines.push(line.trim())
-  }
-  return lines
 }
 
 /** A dry run: the exact prompt in the log, line by line, and the status output says so. */
