@@ -6,7 +6,7 @@ import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { RetryPolicy } from '../net/retry-policy.js'
-import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
+import { describeEnding, type JobSoFar, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 
 /**
@@ -17,7 +17,7 @@ import { codeSpan, neutralise } from '../safety/neutralise.js'
  */
 export interface CommentReplies {
   /** The run's progress: edits the reply when what it says has changed (the job id, its status). */
-  progress(outcome: RunOutcome): void
+  progress(job: JobSoFar): void
   /** Says how the run ended: updates the reply, or adds one if there is none. */
   finish(outcome: RunOutcome, elapsedMs: number): Promise<void>
   /** The login the token writes as, from the reply it posted; null when no reply was posted. */
@@ -163,7 +163,7 @@ export function startedReply(runUrl: string): string {
 }
 
 /** The reply while the job runs: its id and its status as last read (and, after a message, that it was sent). */
-export function progressReply(outcome: RunOutcome, runUrl: string): string {
+export function progressReply(outcome: JobSoFar, runUrl: string): string {
   const id = ON_THE_THREAD.id(outcome.jobId)
   const status = outcome.job ? ON_THE_THREAD.status(outcome.job.status) : '`starting`'
   // After a follow-up message the job may read its old final status for a while: say what was done first.

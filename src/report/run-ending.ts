@@ -12,35 +12,61 @@ import type { Job } from '../service/job-record.js'
  */
 export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run'
 
-/** What the run knew when it ended: enough to say how. */
-export interface RunOutcome {
-  ending: Ending
+/** What the run knows of its job at any moment: the reply's progress and the forced exit after a cancel read it. */
+export interface JobSoFar {
   /** The job as last seen; null if it was never read. */
   job: Job | null
   /** The job's id; empty when no job is known. */
   jobId: string
-  /** Whether a completed job without a pull request fails the step. */
-  requirePr?: boolean
-  /** The step's timeout, for a timeout's sentence. */
-  timeoutMs?: number
-  /** For a timeout: why the last read failed, if it did. */
-  lastProblem?: string | null
   /** The run sent (or was sending) the prompt to an existing job as a follow-up message. */
   followUp?: boolean
-  /**
-   * For a cancel: a write was sent and not answered, so a job may exist that the run never heard of,
-   * or (with followUp) the message may or may not have reached the job.
-   */
-  writeInFlight?: boolean
-  /** For noSign: how long the job was read after the message. */
-  waitedMs?: number
-  /** For an error: the service created a job, but its answer could not be read, so its id is unknown. */
-  createdUnread?: boolean
-  /** For an error: the answer to the create or the message was lost (a 5xx, a reset, the timeout mid-write): a job, or the message, may exist. */
-  writeUncertain?: boolean
-  /** For an error or a skip: the sentence that says what happened and what to do. */
-  reason?: string
 }
+
+/** How the run ended, with exactly what each ending needs to be told (see Ending). */
+export type RunOutcome =
+  | (JobSoFar & {
+      ending: 'final'
+      job: Job
+      /** Whether a completed job without a pull request fails the step. */
+      requirePr?: boolean
+    })
+  | (JobSoFar & { ending: 'created' })
+  | (JobSoFar & {
+      ending: 'timeout'
+      /** The step's timeout, for the sentence. */
+      timeoutMs?: number
+      /** Why the last read failed, if it did. */
+      lastProblem?: string | null
+    })
+  | (JobSoFar & {
+      ending: 'noSign'
+      job: Job
+      /** How long the job was read after the message. */
+      waitedMs: number
+    })
+  | (JobSoFar & {
+      ending: 'cancelled'
+      /**
+       * A write was sent and not answered, so a job may exist that the run never heard of, or (with
+       * followUp) the message may or may not have reached the job.
+       */
+      writeInFlight?: boolean
+    })
+  | (JobSoFar & {
+      ending: 'error'
+      /** The sentence that says what happened and what to do. */
+      reason?: string
+      /** The service created a job, but its answer could not be read, so its id is unknown. */
+      createdUnread?: boolean
+      /** The answer to the create or the message was lost (a 5xx, a reset, the timeout mid-write): a job, or the message, may exist. */
+      writeUncertain?: boolean
+    })
+  | (JobSoFar & { ending: 'dry-run' })
+  | (JobSoFar & {
+      ending: 'skipped'
+      /** The sentence that says why no job was started. */
+      reason: string
+    })
 
 /** How the step ends, and the words for each place that tells it. */
 export interface EndingReport {
@@ -78,7 +104,7 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
   const followAgain = `To follow it again, run this action with ${withJobIdAlone}.`
   switch (outcome.ending) {
     case 'final':
-      return finalEnding(job as Job, name, outcome.requirePr ?? false, outcome.followUp ?? false)
+      return finalEnding(outcome.job, name, outcome.requirePr ?? false, outcome.followUp ?? false)
     case 'created':
       if (outcome.followUp) {
         return {
@@ -105,7 +131,7 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
           `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
       }
     case 'noSign':
-      return noSignEnding(job as Job, name, outcome.waitedMs ?? 0)
+      return noSignEnding(outcome.job, name, outcome.waitedMs)
     case 'cancelled':
       if (jobId) {
         const unsure =
@@ -165,7 +191,7 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
             `to the service and no job was created. Set ${Input.dryRun} to false to create the job.`
       }
     case 'skipped':
-      return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason ?? 'No job was started.' }
+      return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason || 'No job was started.' }
   }
 }
 
@@ -196,7 +222,7 @@ function noSignEnding(job: Job, name: string, waitedMs: number): EndingReport {
  * A failed run in one sentence for the summary and the thread. Where a write's answer was lost, it says
  * that the job, or the message, may exist: a reader who took it for "nothing happened" would ask again.
  */
-function failedShort(outcome: RunOutcome, name: string): string {
+function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: string): string {
   const seeLog = "the workflow run's log says"
   if (outcome.followUp && !outcome.job) {
     return outcome.writeUncertain

@@ -37,10 +37,10 @@ describe('the replies', () => {
   })
 
   it('while the job runs: its id and status in code spans, and after a message, where the instruction went', () => {
-    expect(progressReply({ ending: 'error', job: job('active'), jobId: 'job_7' }, RUN)).toBe(
+    expect(progressReply({ job: job('active'), jobId: 'job_7' }, RUN)).toBe(
       `⏳ Job \`job_7\` is \`active\`. [Follow the workflow run](${RUN}); this comment is updated as it goes.`
     )
-    expect(progressReply({ ending: 'error', job: job('completed'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
+    expect(progressReply({ job: job('completed'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
       /^⏳ The instruction went to job `job_7` as a follow-up; it is `completed`\./
     )
   })
