@@ -8,6 +8,7 @@ import { readCommentRequest, type TriggeringComment } from './comment/trigger.js
 import type { ChangeContext } from './context/change-context.js'
 import { startDeadline, type Deadline } from './runtime/deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
+import { tryingAgain } from './runtime/duration.js'
 import { followJob } from './service/follow-job.js'
 import {
   describeSettings,
@@ -18,7 +19,8 @@ import {
   type Settings
 } from './inputs/settings.js'
 import { isFinal, type Job } from './service/job-record.js'
-import { JobService, ServiceError } from './service/job-service.js'
+import { JobService } from './service/job-service.js'
+import { ServiceError } from './service/service-error.js'
 import { writeSummary } from './report/summary.js'
 import { log } from './runtime/log.js'
 import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
@@ -264,7 +266,7 @@ async function followToTheEnd(
     pollIntervalMs: settings.pollIntervalMs,
     deadline,
     onJob,
-    onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`),
+    onRetry: (problem, waitMs) => log.info(`${problem} ${tryingAgain(waitMs)}`),
     awaitWork: followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
   })
   const known = { jobId, followUp }

@@ -5,7 +5,7 @@
 /** The permission a read needs from the workflow's `permissions` block. */
 export type Permission = 'actions: read' | 'contents: read' | 'pull-requests: read'
 
-export type FailureKind =
+export type ReadFailureKind =
   | 'unauthorized' // 401: the token is not valid
   | 'forbidden' // 403: the token lacks the permission
   | 'rate-limited' // 403 or 429 with the rate limit used up
@@ -22,7 +22,7 @@ export type FailureKind =
 export class ReadFailure extends Error {
   override name = 'ReadFailure'
   constructor(
-    readonly kind: FailureKind,
+    readonly kind: ReadFailureKind,
     /** What was being read, as a phrase: "the workflow's earlier runs". Holds no outside text. */
     readonly what: string,
     readonly permission: Permission,

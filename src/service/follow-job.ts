@@ -1,7 +1,8 @@
 import { sleep, type Deadline } from '../runtime/deadline.js'
 import { ActionError, DeadlineError } from '../runtime/errors.js'
 import { isFinal, type Job } from './job-record.js'
-import { ServiceError, type JobService } from './job-service.js'
+import type { JobService } from './job-service.js'
+import { ServiceError } from './service-error.js'
 import { pollDelays } from './poll-delays.js'
 import { backoffMs, readBackoff, retryWaitMs, RetryPolicy, type Random } from '../net/retry-policy.js'
 

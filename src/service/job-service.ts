@@ -1,6 +1,8 @@
-import { NOT_JSON, parseBoundedJson, type JsonBounds } from '../safety/bounded-json.js'
+// The job service's HTTP interface: its paths, headers and status codes, and the one rule of its
+// writes (a create or a follow-up message is never sent twice unless the service surely did not take
+// it). The sentences each failure is told with are in write-sentences.ts, one whole sentence each.
 import { sleep, type Deadline } from '../runtime/deadline.js'
-import { ActionError, DeadlineError } from '../runtime/errors.js'
+import { DeadlineError } from '../runtime/errors.js'
 import {
   DEFAULT_LIMITS,
   HttpClient,
@@ -9,36 +11,28 @@ import {
   type HttpResponse,
   type RequestProgress
 } from '../net/http.js'
-import { formatDuration } from '../runtime/duration.js'
-import { parseJob, type Job } from './job-record.js'
-import { pageText } from '../safety/error-page-words.js'
-import { neutralise } from '../safety/neutralise.js'
+import { tryingAgain } from '../runtime/duration.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from '../net/retry-policy.js'
+import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
+import { parseJob, type Job } from './job-record.js'
+import { ServiceError } from './service-error.js'
+import { createSentences, messageSentences, type WriteSentences } from './write-sentences.js'
 
 /**
- * How a request to the service went wrong, as far as the next step cares:
- * - `transient`: worth asking again (network trouble, 408, 429, 5xx on a read);
- * - `notAJob`: an answer that is not a job record (a proxy's page): worth asking again, for a while;
- * - `notFound`: 404 for a job;
- * - `notTaken`: a write (a create or a message) the service surely did not take (429, or refused
- *   before it was sent);
- * - `uncertain`: a write that may or may not have been taken (a job made, a message delivered);
- * - `takenUnread`: a write the service answered with success, whose answer could not be read: for a
- *   create, the job exists and its id is not known;
- * - `fatal`: asking again will not help (bad key, missing scope, redirect, bad request).
+ * A write (a create or a follow-up message): where it goes, how its answer is judged, and the
+ * sentences its failures are told with. Neither is idempotent: both go through JobService.write.
  */
-export type FailureKind = 'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'takenUnread' | 'fatal'
-
-export class ServiceError extends ActionError {
-  override name = 'ServiceError'
-  constructor(
-    message: string,
-    readonly kind: FailureKind,
-    /** What the service asked for in Retry-After, if anything. */
-    readonly retryAfterMs: number | null = null
-  ) {
-    super(message)
-  }
+interface Write {
+  url: string
+  /** The job a message goes to: its answer must be that job's record. Null for a create. */
+  jobId: string | null
+  /**
+   * The success status that means the service took the write even when its answer cannot be read:
+   * 201 for a create (the service's own; a 200 is also what a proxy's page answers with); null for a
+   * message, which has no status of its own.
+   */
+  surelyTakenStatus: number | null
+  says: WriteSentences
 }
 
 export interface WriteHooks {
@@ -62,83 +56,6 @@ export interface ServiceOptions {
 
 type CreateRetry = { readonly [K in keyof typeof RetryPolicy.create]: number }
 
-/**
- * The two writes the service takes, a create and a follow-up message: neither is idempotent, so both
- * go through one path (JobService.write) with the same rule. What differs is the words, and which
- * success status is surely the service's own: 201 is; a 200 is also what a proxy's page answers with.
- */
-interface WriteWords {
-  /** What it is: "the create", "the message to job X". */
-  object: string
-  /** Leading a sentence: "Creating the job", "Sending the message to job X". */
-  sending: string
-  /** After "while": "creating the job", "taking the message for job X". */
-  doing: string
-  /** The rate limit it counts against. */
-  quota: string
-  /** The runs that spend it. */
-  spenders: string
-  /** What surely did not happen when the service did not take it. */
-  notTaken: string
-  /** What a lost answer means, and what to do. */
-  mayHave: string
-  /** The inputs a request refused on the runner is made of. */
-  inputs: string
-  /** The status that means the service took it even when the body cannot be read; null for none. */
-  surelyTaken: number | null
-  /** The service took it, its answer cannot be read (`status`, `why`): what that means and what to do. */
-  takenUnread(status: number, why: string): string
-  /** 400 and 404: the service (or the job) refused it. */
-  refused(status: 400 | 404, excerpt: string): string
-}
-
-function createWords(projectId: string, baseUrl: string): WriteWords {
-  return {
-    object: 'the create',
-    sending: 'Creating the job',
-    doing: 'creating the job',
-    quota: '100 job creations per project per hour',
-    spenders: 'the runs that create jobs',
-    notTaken: 'No job was created',
-    mayHave: "The job may or may not have been created: check the project's jobs before running again.",
-    inputs: 'baseUrl and projectId',
-    surelyTaken: 201,
-    takenUnread: (status, why) =>
-      `The service created the job (HTTP ${status}), but its answer could not be read (${why}), so its id is not known. ` +
-      "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input and no prompt; " +
-      'do not run this again blindly, or a second job will be made.',
-    refused: (status, text) =>
-      status === 400
-        ? `The service rejected the job request (HTTP 400: ${text}). Check the prompt input; no job was created.`
-        : `The service has no project ${projectId} at ${baseUrl} (HTTP 404). Check projectId and baseUrl; no job was created.`
-  }
-}
-
-function messageWords(jobId: string, projectId: string): WriteWords {
-  return {
-    object: `the message to job ${jobId}`,
-    sending: `Sending the message to job ${jobId}`,
-    doing: `taking the message for job ${jobId}`,
-    quota: '100 job creations and follow-up messages per project per hour, together',
-    spenders: 'the runs that create jobs or send messages',
-    notTaken: `The message did not reach job ${jobId}`,
-    mayHave:
-      `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
-      `request before running this again, or the agent may do the work twice.`,
-    inputs: 'baseUrl, projectId and jobId',
-    surelyTaken: null,
-    takenUnread: (status, why) =>
-      `The service took the message for job ${jobId} (HTTP ${status}), but its answer could not be read (${why}); ` +
-      `following the job.`,
-    refused: (status, text) =>
-      `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP ${status}: ${text}): ` +
-      (status === 404
-        ? 'the job is not in this project, or takes no more messages. Check jobId and projectId. '
-        : 'a job that is archived or failed may take no more messages. ') +
-      `No new job was created; to start one, run this action without jobId.`
-  }
-}
-
 /** The job service's HTTP interface: the one place that knows its paths, headers and status codes. */
 export class JobService {
   private readonly http: HttpClient
@@ -154,8 +71,9 @@ export class JobService {
 
   /** Creates the job, under the writes' rule (see write). */
   async createJob(prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job> {
-    const words = createWords(this.options.projectId, this.options.baseUrl)
-    return this.write(this.jobsUrl, prompt, words, null, deadline, hooks)
+    const { projectId, baseUrl } = this.options
+    const says = createSentences(projectId, baseUrl)
+    return this.write({ url: this.jobsUrl, jobId: null, surelyTakenStatus: 201, says }, prompt, deadline, hooks)
   }
 
   /**
@@ -166,8 +84,9 @@ export class JobService {
    */
   async sendMessage(jobId: string, prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job | null> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
+    const says = messageSentences(jobId, this.options.projectId, this.options.baseUrl)
     try {
-      return await this.write(url, prompt, messageWords(jobId, this.options.projectId), jobId, deadline, hooks)
+      return await this.write({ url, jobId, surelyTakenStatus: null, says }, prompt, deadline, hooks)
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind !== 'takenUnread') throw error
       hooks.log?.(error.message)
@@ -185,20 +104,13 @@ export class JobService {
    * a cancel or once the time is up. `onSending` is told when a request starts to be written and when
    * it is answered.
    */
-  private async write(
-    url: string,
-    prompt: string,
-    words: WriteWords,
-    jobId: string | null,
-    deadline: Deadline,
-    hooks: WriteHooks
-  ): Promise<Job> {
+  private async write(write: Write, prompt: string, deadline: Deadline, hooks: WriteHooks): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
     for (let attempt = 1; ; attempt++) {
-      this.mayStartWrite(deadline, words)
+      this.mayStartWrite(deadline, write.says)
       let failure: unknown
       try {
-        return await this.writeOnce(url, prompt, words, jobId, deadline, () => hooks.onSending?.(true))
+        return await this.writeOnce(write, prompt, deadline, () => hooks.onSending?.(true))
       } catch (error) {
         failure = error
       } finally {
@@ -209,7 +121,7 @@ export class JobService {
       if (waitMs >= deadline.remainingMs()) {
         throw new ServiceError(`${failure.message} The timeout runs out before another try could be made.`, 'fatal')
       }
-      hooks.log?.(`${failure.message} Trying again in ${formatDuration(waitMs)} (try ${attempt + 1} of ${tries}).`)
+      hooks.log?.(`${failure.message} ${tryingAgain(waitMs, { next: attempt + 1, of: tries })}`)
       await sleep(waitMs, deadline)
     }
   }
@@ -219,10 +131,10 @@ export class JobService {
    * its time is up by the clock, even if the deadline's timer has not fired yet. Either way nothing
    * was sent, so no job was made and no message delivered.
    */
-  private mayStartWrite(deadline: Deadline, words: WriteWords): void {
+  private mayStartWrite(deadline: Deadline, says: WriteSentences): void {
     if (deadline.signal.aborted && !deadline.timeUp.aborted) throw deadline.signal.reason
     if (deadline.timeUp.aborted || deadline.remainingMs() <= 0) {
-      throw this.writeFailure(new DeadlineError(), { written: false, status: null }, words)
+      throw this.writeFailure(new DeadlineError(), { written: false, status: null }, says)
     }
   }
 
@@ -287,10 +199,8 @@ export class JobService {
 
   /** Sends a write once; the caller decides whether a failure is worth another try. */
   private async writeOnce(
-    url: string,
+    { url, jobId, surelyTakenStatus, says }: Write,
     prompt: string,
-    words: WriteWords,
-    jobId: string | null,
     deadline: Deadline,
     onWritten: () => void
   ): Promise<Job> {
@@ -311,7 +221,7 @@ export class JobService {
         progress
       })
     } catch (error) {
-      throw this.writeFailure(error, progress, words)
+      throw this.writeFailure(error, progress, says)
     } finally {
       deadline.signal.removeEventListener('abort', onCancel)
     }
@@ -321,76 +231,38 @@ export class JobService {
       // A message is answered with its own job; the record of another is not taken (a proxy or cache).
       if (job && (jobId === null || job.id === jobId)) return job
       // The service's own success status, or a page cut off at the size limit (no proxy's login page).
-      if (status === words.surelyTaken || response.truncated) {
+      if (status === surelyTakenStatus || response.truncated) {
         const why = response.truncated
           ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
           : `it is not a job record: ${excerpt(response)}`
-        throw new ServiceError(words.takenUnread(status, why), 'takenUnread')
+        throw new ServiceError(says.takenUnread(status, why), 'takenUnread')
       }
-      throw new ServiceError(
-        `The service answered ${words.object} with something that is not ` +
-          `${job ? `its job's record (it names job ${job.id})` : 'a job record'} ` +
-          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way. ${words.mayHave}`,
-        'uncertain'
-      )
+      throw new ServiceError(says.notAJobRecord(status, excerpt(response), job?.id ?? null), 'uncertain')
     }
     if (status === 429) {
-      throw new ServiceError(
-        `The service's rate limit was reached (HTTP 429): it allows ${words.quota}. ${words.notTaken}; wait before running again, or space out ${words.spenders}.`,
-        'notTaken',
-        retryAfterMs(response.headers['retry-after'])
-      )
+      throw new ServiceError(says.rateLimited(), 'notTaken', retryAfterMs(response.headers['retry-after']))
     }
-    if (status >= 500) {
-      throw new ServiceError(
-        `The service failed while ${words.doing} (HTTP ${status}: ${excerpt(response)}). ${words.mayHave}`,
-        'uncertain'
-      )
-    }
-    if (status === 400 || status === 404) throw new ServiceError(words.refused(status, excerpt(response)), 'fatal')
+    if (status >= 500) throw new ServiceError(says.serverFailed(status, excerpt(response)), 'uncertain')
+    if (status === 400 || status === 404) throw new ServiceError(says.refused(status, excerpt(response)), 'fatal')
     throw new ServiceError(this.refusal(response, 'write'), 'fatal')
   }
 
   /** What a write that got no complete answer means: not sent, taken but unread, or unknown. */
-  private writeFailure(error: unknown, progress: RequestProgress, words: WriteWords): unknown {
+  private writeFailure(error: unknown, progress: RequestProgress, says: WriteSentences): unknown {
     const answered2xx = progress.status !== null && progress.status >= 200 && progress.status < 300
     if (answered2xx && (error instanceof DeadlineError || error instanceof NetworkError)) {
       const why = error instanceof DeadlineError ? 'the timeout ran out while it arrived' : error.message
-      return new ServiceError(words.takenUnread(progress.status as number, why), 'takenUnread')
+      return new ServiceError(says.takenUnread(progress.status as number, why), 'takenUnread')
     }
-    const { baseUrl } = this.options
     if (error instanceof DeadlineError) {
-      if (!progress.written) {
-        return new ServiceError(
-          `The timeout ran out before ${words.object} could be sent to ${baseUrl}. ${words.notTaken}; ` +
-            `check that baseUrl is reachable from the runner, or raise the timeout.`,
-          'fatal'
-        )
-      }
-      return new ServiceError(
-        `The timeout ran out before the service answered ${words.object}. ${words.mayHave}`,
-        'uncertain'
-      )
+      return progress.written
+        ? new ServiceError(says.timedOutUnanswered(), 'uncertain')
+        : new ServiceError(says.timedOutBeforeSent(), 'fatal')
     }
     if (!(error instanceof NetworkError)) return error
-    if (error.refusedLocally) {
-      return new ServiceError(
-        `${capitalised(words.object)} was not sent: ${error.message}. ${words.notTaken}. Check the inputs it is made of ` +
-          `(apiKey is svc_ followed by printable ASCII, ${words.inputs}); sending it again would fail the same way.`,
-        'fatal'
-      )
-    }
-    if (error.notSent) {
-      return new ServiceError(
-        `Could not reach the service at ${baseUrl}: ${error.message}. ${words.notTaken}; ` +
-          `check baseUrl, and the proxy settings if the runner uses a proxy.`,
-        'notTaken'
-      )
-    }
-    return new ServiceError(
-      `${words.sending} got no answer from ${baseUrl}: ${error.message}. ${words.mayHave}`,
-      'uncertain'
-    )
+    if (error.refusedLocally) return new ServiceError(says.refusedOnTheRunner(error.message), 'fatal')
+    if (error.notSent) return new ServiceError(says.unreachable(error.message), 'notTaken')
+    return new ServiceError(says.noAnswer(error.message), 'uncertain')
   }
 
   /** 3xx, 401, 403 and anything else unexpected, for a read or a write. */
@@ -419,54 +291,5 @@ export class JobService {
 
   private authHeaders(): Record<string, string> {
     return { authorization: `Bearer ${this.options.apiKey}` }
-  }
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.round(bytes / 1024)} KB`
-}
-
-// A job record nests two deep (its source); an error body, one.
-const ANSWER_SHAPE: JsonBounds = { maxDepth: 16, maxContainers: 1000 }
-
-/** The answer's JSON, or undefined when it is not JSON or has a shape no answer of the service has. */
-function parseJson(text: string): unknown {
-  const parsed = parseBoundedJson(text, ANSWER_SHAPE)
-  return 'value' in parsed ? parsed.value : undefined
-}
-
-/**
- * A short, single-line excerpt of an error body: the service's own `{"error": ...}` message when
- * there is one, or the text of a plain or HTML page; never the key, should a server echo it.
- */
-export function excerpt(response: Pick<HttpResponse, 'body'>, maxLength = 200): string {
-  const parsed = parseBoundedJson(response.body, ANSWER_SHAPE)
-  // JSON of a shape no answer has (nested a million deep): what it is, not a line of its brackets.
-  if ('refused' in parsed && parsed.refused !== NOT_JSON) return `JSON ${parsed.refused}`
-  const json = 'value' in parsed ? parsed.value : undefined
-  const message =
-    json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string'
-      ? (json as { error: string }).error
-      : pageText(response.body)
-  // Outside text: one line, no control character, no workflow command, no secret.
-  const oneLine = neutralise(message.replace(/\s+/g, ' '), maxLength)
-  return oneLine === '' ? 'no message' : oneLine
-}
-
-/** Where a redirect points, without its query, and never with the key, should a server echo it. */
-function redirectTarget(response: HttpResponse): string {
-  const location = response.headers.location
-  const text = Array.isArray(location) ? location[0] : location
-  if (!text) return 'no location'
-  try {
-    const url = new URL(text, 'http://relative.invalid')
-    const target = url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`
-    return neutralise(target)
-  } catch {
-    return 'an unreadable location'
   }
 }
