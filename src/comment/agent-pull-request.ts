@@ -3,7 +3,7 @@
 // comment by the identity the workflow's token writes as, carrying a hidden marker with a job id of
 // the right shape. The same text by anyone else, or in the pull request's body, is not read.
 import { asArray, asObject, login, text } from '../github/json-shape.js'
-import { GitHubReader, type ReadLimits } from '../github/reader.js'
+import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import type { TriggeringComment } from './trigger.js'
 import { FRESH_FLAG } from './trigger.js'
@@ -153,12 +153,7 @@ export async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: 
   return marked.filter((note) => note.login === login).map((note) => note.jobId)
 }
 
+/** A reader of GitHub's API within the agent's pull request's limits; null when GITHUB_API_URL is unusable. */
 export function openReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv): GitHubReader | null {
-  try {
-    const url = new URL(env.GITHUB_API_URL || 'https://api.github.com')
-    if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return null
-    return new GitHubReader(url.href, token, LIMITS, signal)
-  } catch {
-    return null
-  }
+  return openGitHubReader(env.GITHUB_API_URL, token, LIMITS, signal)
 }

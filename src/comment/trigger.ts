@@ -1,4 +1,6 @@
 import { COMMENT_EVENTS, isCommentEvent, loadEventPayload } from '../github/event.js'
+import { asObject, text } from '../github/json-shape.js'
+import type { CommentSettings } from '../inputs/settings.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
@@ -34,11 +36,8 @@ export type CommentRequest =
 /** Written right after the trigger (`/docs --new ...`): a new job, even on the agent's own pull request. */
 export const FRESH_FLAG = '--new'
 
-export interface CommentRules {
-  /** The prefix that marks a comment as an instruction, e.g. `/docs`. */
-  trigger: string
-  /** The author_association values whose comments may start a job, upper-case. */
-  allowedAssociations: string[]
+/** The comment settings (trigger, allowedAssociations), and what the runner says of the event. */
+export interface CommentRules extends CommentSettings {
   /** `GITHUB_SERVER_URL`, for the thread's link in the prompt. */
   serverUrl: string
   /** `GITHUB_REPOSITORY`, when the runner sets it (the payload's repository otherwise). */
@@ -54,10 +53,7 @@ const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
  * Reads the comment event of a comment-triggered run (see Settings.comment) and decides whether it
  * starts a job.
  */
-export function readCommentRequest(
-  rules: Pick<CommentRules, 'trigger' | 'allowedAssociations'>,
-  env: NodeJS.ProcessEnv = process.env
-): CommentRequest {
+export function readCommentRequest(rules: CommentSettings, env: NodeJS.ProcessEnv = process.env): CommentRequest {
   return decideComment(readPayload(env.GITHUB_EVENT_PATH), {
     ...rules,
     serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
@@ -166,12 +162,4 @@ function readPayload(path: string | undefined): unknown {
 
 function skip(reason: string): CommentRequest {
   return { start: false, reason }
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : ''
 }

@@ -3,7 +3,7 @@
 // and it never stops the create: whatever goes wrong is a warning, and a thinner section.
 import { Input } from '../inputs/action-names.js'
 import { blankCredentials, type Blanked } from '../safety/credentials.js'
-import { GitHubReader, READ_LIMITS, type ReadLimits } from '../github/reader.js'
+import { GitHubReader, openGitHubReader, READ_LIMITS, UNUSABLE_API_URL, type ReadLimits } from '../github/reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered } from './gather-session.js'
 import { gatherIssueComment } from './issue-comment.js'
 import { asObject, sha, text } from '../github/json-shape.js'
@@ -136,23 +136,17 @@ function openReader(request: ChangeContextRequest, limits: ReadLimits): Reader {
   if (!request.token) {
     return { instance: null, failure: (what, permission) => new ReadFailure('no-token', what, permission) }
   }
-  let url: URL | null
-  try {
-    url = new URL(request.apiUrl || 'https://api.github.com')
-  } catch {
-    url = null
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
-    const detail = 'GITHUB_API_URL is not an http(s) address without credentials, query or fragment'
-    return {
-      instance: null,
-      failure: (what, permission) => new ReadFailure('unreachable', what, permission, undefined, detail)
-    }
-  }
   // A short timeout cuts the reads' time (and each read's), so that the create keeps its share.
   const totalMs = Math.min(limits.totalMs, request.maxMs ?? Infinity)
   const cut = { ...limits, totalMs, requestMs: Math.max(1, Math.min(limits.requestMs, totalMs)) }
-  return { instance: new GitHubReader(url.href, request.token, cut, request.signal), failure: () => never() }
+  const reader = openGitHubReader(request.apiUrl, request.token, cut, request.signal)
+  if (!reader) {
+    return {
+      instance: null,
+      failure: (what, permission) => new ReadFailure('unreachable', what, permission, undefined, UNUSABLE_API_URL)
+    }
+  }
+  return { instance: reader, failure: () => never() }
 }
 
 function never(): never {

@@ -1,6 +1,7 @@
 // A push: the commits since the last successful run of this workflow on the branch, so that when
 // concurrency folds a burst of pushes into one run, or a run failed, the next run still tells the
 // agent of every commit. The Actions API names that run's commit; the compare API gives the range.
+import { plural } from '../runtime/words.js'
 import { FILE_CAP_LINE, linesOf, readPushedCommits, type ChangeFacts, type Comparison } from './facts.js'
 import { shortSha, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, isZeroSha, login, sha, text } from '../github/json-shape.js'
@@ -180,10 +181,6 @@ function eventFacts(headline: string, payload: unknown, before: string, after: s
 /** A commit id as its short form, a branch name as outside text. */
 function refLabel(ref: string): string {
   return sha(ref) === ref ? shortSha(ref) : codeSpan(ref)
-}
-
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
 }
 
 function sum(files: Comparison['files'], field: 'additions' | 'deletions'): string {

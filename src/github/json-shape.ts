@@ -1,5 +1,6 @@
-// The event payload and GitHub's answers are read field by field: anything missing or of the wrong
-// type reads as empty, so a payload of an unexpected shape makes a thinner context, never an error.
+// The event payload and GitHub's answers (and the service's job record) are read field by field:
+// anything missing or of the wrong type reads as empty, so a payload of an unexpected shape makes a
+// thinner context, never an error.
 
 export type JsonObject = Record<string, unknown>
 

@@ -146,3 +146,26 @@ function failureKind(
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`
 }
+
+/** Why GITHUB_API_URL cannot be read from: the token is sent nowhere else. */
+export const UNUSABLE_API_URL = 'GITHUB_API_URL is not an http(s) address without credentials, query or fragment'
+
+/**
+ * A reader of GitHub's API at `apiUrl` (GITHUB_API_URL; github.com's by default), or null when it is
+ * not an address the token may go to: http(s), without credentials, query or fragment.
+ */
+export function openGitHubReader(
+  apiUrl: string | undefined,
+  token: string,
+  limits: ReadLimits,
+  signal?: AbortSignal
+): GitHubReader | null {
+  let url: URL
+  try {
+    url = new URL(apiUrl || 'https://api.github.com')
+  } catch {
+    return null
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return null
+  return new GitHubReader(url.href, token, limits, signal)
+}

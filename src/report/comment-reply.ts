@@ -7,7 +7,7 @@ import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { RetryPolicy } from '../net/retry-policy.js'
 import { describeEnding, type JobSoFar, type RunOutcome, type ValueFormat } from './run-ending.js'
-import { codeSpan, neutralise } from '../safety/neutralise.js'
+import { markdownCodeSpan, neutralise } from '../safety/neutralise.js'
 
 /**
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
@@ -177,8 +177,8 @@ export function progressReply(outcome: JobSoFar, runUrl: string): string {
 // service's values go in code spans (no mention, link or image works there; a backslash would not
 // stop a mention), and the whole body is blanked of secrets in every form.
 const ON_THE_THREAD: ValueFormat = {
-  id: (jobId) => codeSpan(neutralise(jobId)),
-  status: (status) => codeSpan(neutralise(status))
+  id: (jobId) => markdownCodeSpan(neutralise(jobId)),
+  status: (status) => markdownCodeSpan(neutralise(status))
 }
 
 /**

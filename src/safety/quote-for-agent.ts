@@ -1,4 +1,4 @@
-import { codeSpan as codeSpanOfLine } from './neutralise.js'
+import { markdownCodeSpan } from './neutralise.js'
 
 // Everything written by people outside the workflow (titles, bodies, commit messages, author names,
 // paths, branch and tag names, diffs) reaches the agent as data. These helpers are the only way such
@@ -35,7 +35,7 @@ export function quoted(text: string, max: number): string {
 
 /** One line as a Markdown code span whose backtick run is longer than any inside it. */
 export function codeSpan(text: string, max = 200): string {
-  return codeSpanOfLine(oneLine(text, max))
+  return markdownCodeSpan(oneLine(text, max))
 }
 
 /**

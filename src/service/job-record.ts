@@ -1,3 +1,4 @@
+import { asObject } from '../github/json-shape.js'
 import { isJobId } from '../safety/job-id.js'
 import { pullRequestLink } from './pull-request-link.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -42,36 +43,32 @@ const STATUS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
  * crafted to smuggle a workflow command into the log is not a job, whatever its HTTP status).
  */
 export function parseJob(body: unknown): Job | null {
-  if (!isObject(body)) return null
-  const { id, status } = body
+  const record = asObject(body)
+  const { id, status } = record
   if (typeof id !== 'string' || !isJobId(id) || typeof status !== 'string' || !STATUS.test(status)) return null
   // A token that holds a secret (an id or status that echoes the key) is not shown anywhere.
   if (blankSecrets(id) !== id || blankSecrets(status) !== status) return null
-  const source = isObject(body.source) ? body.source : {}
-  const link = typeof body.prLink === 'string' && body.prLink !== '' ? body.prLink : null
+  const source = asObject(record.source)
+  const link = typeof record.prLink === 'string' && record.prLink !== '' ? record.prLink : null
   const prLink = link === null ? null : pullRequestLink(link)
   return {
     id,
     status,
-    model: text(body.model),
-    sourceRepository: text(source.repository),
-    sourceRef: text(source.ref),
+    model: shownText(record.model),
+    sourceRepository: shownText(source.repository),
+    sourceRef: shownText(source.ref),
     prLink,
     ...(link !== null && prLink === null ? { refusedPrLink: neutralise(link, 120) } : {}),
-    createdAt: text(body.createdAt),
-    archivedAt: text(body.archivedAt)
+    createdAt: shownText(record.createdAt),
+    archivedAt: shownText(record.archivedAt)
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**
  * A text field, neutralised: it goes into outputs (which a later step may print), the summary and
  * the log. Null when the service left it out or empty.
  */
-function text(value: unknown): string | null {
+function shownText(value: unknown): string | null {
   if (typeof value !== 'string') return null
   const safe = neutralise(value)
   return safe === '' ? null : safe
