@@ -10,14 +10,8 @@ import { startDeadline, type Deadline } from './runtime/deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
 import { tryingAgain } from './runtime/duration.js'
 import { followJob } from './service/follow-job.js'
-import {
-  describeSettings,
-  maskSecrets,
-  readCommentSettings,
-  readGithubToken,
-  readSettings,
-  type Settings
-} from './inputs/settings.js'
+import { readCommentSettings } from './inputs/comment-settings.js'
+import { describeSettings, maskSecrets, readGithubToken, readSettings, type Settings } from './inputs/settings.js'
 import { isFinal, type Job } from './service/job-record.js'
 import { JobService } from './service/job-service.js'
 import { ServiceError } from './service/service-error.js'

@@ -1,6 +1,6 @@
 import { COMMENT_EVENTS, isCommentEvent, loadEventPayload } from '../github/event.js'
 import { asObject, text } from '../github/json-shape.js'
-import type { CommentSettings } from '../inputs/settings.js'
+import type { CommentSettings } from '../inputs/comment-settings.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'

@@ -16,9 +16,9 @@ export interface ReadLimits {
 }
 
 export const READ_LIMITS: ReadLimits = {
-  maxRequests: 3,
+  maxRequests: RetryPolicy.context.maxRequests,
   totalMs: RetryPolicy.context.maxMs,
-  requestMs: 5_000,
+  requestMs: RetryPolicy.context.requestMs,
   maxBodyBytes: 16 * 1024 * 1024
 }
 

@@ -1,7 +1,8 @@
 // The retry and polling policy, all of it: which failures are asked again, how often, how long to
 // wait in between, and how long a cancel or a reply on a thread may hold the step. One place to
-// read and one place to change; the code that follows it (job-service.ts, follow-job.ts,
-// poll-delays.ts, cancel.ts, comment-reply.ts, change-context/) holds no numbers of its own.
+// read and one place to change; the code that follows it (service/, runtime/cancel.ts,
+// report/comment-reply.ts, github/reader.ts, comment/agent-pull-request.ts) holds no timing or retry
+// numbers of its own (size limits of answers are not timing: they stay with their readers).
 
 /** A source of numbers in [0, 1): Math.random in a run, a fixed sequence in a test. */
 export type Random = () => number
@@ -68,7 +69,14 @@ export const RetryPolicy = {
    * of the time the step has left when they start. The rest is the create's (and the follow's), so
    * that a short timeout or a stalled GitHub API costs the context, never the job.
    */
-  context: { maxMs: 10_000, shareOfTimeLeft: 0.5 },
+  context: {
+    maxMs: 10_000,
+    shareOfTimeLeft: 0.5,
+    /** A few requests at most: the context is worth a few, never a crawl of the API. */
+    maxRequests: 3,
+    /** One read may take this long: a stalled API costs one read's time, then the event is what is told. */
+    requestMs: 5_000
+  },
   /**
    * Replies on a comment thread are a courtesy: each GitHub call is bounded, and once the run has
    * ended, whatever is left of them (the final reply included) gets this long, no more.

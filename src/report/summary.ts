@@ -6,9 +6,6 @@ import { byteSize, escapeHtml, oneLineHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES
 import { safeLogLines } from '../safety/neutralise.js'
 import { whatLeavesHtml, type WhatLeaves } from '../prompt/what-leaves.js'
 
-// Where it was defined before summary-html.ts took the summary's HTML rules.
-export { escapeHtml } from './summary-html.js'
-
 export interface SummaryDetails {
   outcome: RunOutcome
   /** The prompt as given (the input, or the comment's instruction). */

@@ -1,6 +1,7 @@
 // Inputs are set as the runner sets them, as INPUT_* variables.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { describeSettings, parseAssociations, readSettings } from '../../../src/inputs/settings.js'
+import { parseAssociations } from '../../../src/inputs/comment-settings.js'
+import { describeSettings, readSettings } from '../../../src/inputs/settings.js'
 
 function setInputs(inputs: Record<string, string>): void {
   for (const [name, value] of Object.entries(inputs)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value)
