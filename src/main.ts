@@ -2,10 +2,9 @@ import { findAgentJob } from './comment/agent-pull-request.js'
 import { leaveAgentNote } from './report/agent-note.js'
 import { watchForCancel } from './runtime/cancel.js'
 import type { Blanked } from './safety/credentials.js'
-import { blankInstruction, gatherRunContext, promptWithSection } from './context/for-this-run.js'
+import { blankInstruction } from './context/for-this-run.js'
 import { startCommentReplies, type CommentReplies } from './report/comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment/trigger.js'
-import type { ChangeContext } from './context/change-context.js'
 import { startDeadline, type Deadline } from './runtime/deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
 import { tryingAgain } from './runtime/duration.js'
@@ -18,18 +17,17 @@ import { ServiceError } from './service/service-error.js'
 import { writeSummary } from './report/summary.js'
 import { log } from './runtime/log.js'
 import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
-import { joinPrompts } from './inputs/prompt-file.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
 import { noSignWindowMs, RetryPolicy } from './net/retry-policy.js'
 import { describeEnding, staleLine, type JobSoFar, type RunOutcome } from './report/run-ending.js'
 import { statusLogger } from './report/status-log.js'
-import { showDryRun, whatLeaves, type WhatLeaves } from './prompt/what-leaves.js'
+import { preparePrompt, type Prepared } from './prompt/assemble.js'
+import { showDryRun } from './prompt/what-leaves.js'
 
 // The run, told in the order it happens: the comment that asked (if one did), the inputs, the job
 // on the agent's pull request, the context, what leaves, then the create (or the follow-up message)
 // and the following. Each stage returns what it learned; how the run ended is one RunOutcome, said
 // once (log, outputs), then summed up, replied on the thread and noted on the agent's pull request.
-// A little over 300 lines: the story reads best in one file, and each stage is a short function.
 
 /**
  * What the run knows of its job while it runs. It is the one thing updated in place: the forced exit
@@ -50,17 +48,6 @@ interface CommentAsk {
   instruction: { text: string; blanked: Blanked[] }
   fresh: boolean
   replies: CommentReplies
-}
-
-/** The prompt that goes out, and what it carries, for the summary. */
-interface Prepared {
-  /** The prompt as given: promptFile's and the input's, or the comment's instruction. */
-  prompt: string
-  /** The context section sent after the prompt; empty when there is none. */
-  context: string
-  /** Exactly what is sent. */
-  sent: string
-  leaving: WhatLeaves | null
 }
 
 export async function run(): Promise<void> {
@@ -97,7 +84,7 @@ export async function run(): Promise<void> {
         ask && !ask.fresh ? await findAgentJob(ask.comment, settings, ask.replies, deadline.signal) : ''
       cancel.signal.throwIfAborted()
       if (agentJobId) settings.jobId = agentJobId
-      const made = await preparePrompt(settings, ask, agentJobId !== '', deadline)
+      const made = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
       if ('skipped' in made) {
         outcome = { ending: 'skipped', reason: made.skipped, ...soFar(progress) }
       } else {
@@ -150,28 +137,6 @@ async function readCommentAsk(): Promise<CommentAsk | { skipped: string } | null
   const instruction = await blankInstruction(request.prompt)
   const replies = startCommentReplies(request.comment, readGithubToken())
   return { comment: request.comment, instruction, fresh: request.fresh, replies }
-}
-
-/**
- * The prompt that goes out: promptFile's standing instruction first, then the prompt input or the
- * comment's instruction (a follow-up on the agent's pull request is the comment's instruction alone,
- * as with jobId), then what changed (settings.context), read before it is sent, within a few
- * requests and seconds, never in its way (it takes at most half the time left).
- */
-async function preparePrompt(
-  settings: Settings,
-  ask: CommentAsk | null,
-  toAgentJob: boolean,
-  deadline: Deadline
-): Promise<Prepared | { skipped: string }> {
-  const instruction = ask?.instruction ?? { text: '', blanked: [] }
-  const prompt = toAgentJob ? instruction.text : joinPrompts(settings.prompt, instruction.text)
-  const context: ChangeContext | null = prompt ? await gatherRunContext(settings, ask !== null, deadline) : null
-  if (context?.startsNothing) return { skipped: context.notices.join(' ') }
-  const section = context?.section ?? ''
-  const sent = promptWithSection(prompt, section)
-  const leaving = prompt ? whatLeaves(sent, prompt, context, settings, instruction.blanked) : null
-  return { prompt, context: section, sent, leaving }
 }
 
 /**

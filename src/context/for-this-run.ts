@@ -78,11 +78,6 @@ export async function blankInstruction(instruction: string): Promise<{ text: str
   return result
 }
 
-/** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
-export function promptWithSection(prompt: string, section: string): string {
-  return section ? `${prompt}\n\n${section}` : prompt
-}
-
 /** The credentials blanked and the secret files named: how many and where, never a value. */
 async function logWhatWasKeptBack(
   { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
