@@ -28,11 +28,12 @@ export interface WriteSentences {
 }
 
 export function createSentences(projectId: string, baseUrl: string): WriteSentences {
+  // The sentence of every failure after which the job may exist: said once here, whole.
+  const mayExist = "The job may or may not have been created: check the project's jobs before running again."
   return {
     notAJobRecord: (status, excerpt, namedJob) =>
       `The service answered the create with something that is not ${namedJob ? `its job's record (it names job ${namedJob})` : 'a job record'} ` +
-      `(HTTP ${status}: ${excerpt}); a proxy may be in the way. ` +
-      "The job may or may not have been created: check the project's jobs before running again.",
+      `(HTTP ${status}: ${excerpt}); a proxy may be in the way. ${mayExist}`,
     takenUnread: (status, why) =>
       `The service created the job (HTTP ${status}), but its answer could not be read (${why}), so its id is not known. ` +
       "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input and no prompt; " +
@@ -41,8 +42,7 @@ export function createSentences(projectId: string, baseUrl: string): WriteSenten
       "The service's rate limit was reached (HTTP 429): it allows 100 job creations per project per hour. " +
       'No job was created; wait before running again, or space out the runs that create jobs.',
     serverFailed: (status, excerpt) =>
-      `The service failed while creating the job (HTTP ${status}: ${excerpt}). ` +
-      "The job may or may not have been created: check the project's jobs before running again.",
+      `The service failed while creating the job (HTTP ${status}: ${excerpt}). ${mayExist}`,
     refused: (status, excerpt) =>
       status === 400
         ? `The service rejected the job request (HTTP 400: ${excerpt}). Check the prompt input; no job was created.`
@@ -50,28 +50,26 @@ export function createSentences(projectId: string, baseUrl: string): WriteSenten
     timedOutBeforeSent: () =>
       `The timeout ran out before the create could be sent to ${baseUrl}. No job was created; ` +
       'check that baseUrl is reachable from the runner, or raise the timeout.',
-    timedOutUnanswered: () =>
-      'The timeout ran out before the service answered the create. ' +
-      "The job may or may not have been created: check the project's jobs before running again.",
+    timedOutUnanswered: () => `The timeout ran out before the service answered the create. ${mayExist}`,
     refusedOnTheRunner: (why) =>
       `The create was not sent: ${why}. No job was created. Check the inputs it is made of ` +
       '(apiKey is svc_ followed by printable ASCII, baseUrl and projectId); sending it again would fail the same way.',
     unreachable: (why) =>
       `Could not reach the service at ${baseUrl}: ${why}. No job was created; ` +
       'check baseUrl, and the proxy settings if the runner uses a proxy.',
-    noAnswer: (why) =>
-      `Creating the job got no answer from ${baseUrl}: ${why}. ` +
-      "The job may or may not have been created: check the project's jobs before running again."
+    noAnswer: (why) => `Creating the job got no answer from ${baseUrl}: ${why}. ${mayExist}`
   }
 }
 
 export function messageSentences(jobId: string, projectId: string, baseUrl: string): WriteSentences {
+  // The sentence of every failure after which the message may have reached the job: said once here, whole.
+  const mayHaveReached =
+    `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
+    'request before running this again, or the agent may do the work twice.'
   return {
     notAJobRecord: (status, excerpt, namedJob) =>
       `The service answered the message to job ${jobId} with something that is not ${namedJob ? `its job's record (it names job ${namedJob})` : 'a job record'} ` +
-      `(HTTP ${status}: ${excerpt}); a proxy may be in the way. ` +
-      `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
-      'request before running this again, or the agent may do the work twice.',
+      `(HTTP ${status}: ${excerpt}); a proxy may be in the way. ${mayHaveReached}`,
     takenUnread: (status, why) =>
       `The service took the message for job ${jobId} (HTTP ${status}), but its answer could not be read (${why}); ` +
       'following the job.',
@@ -80,9 +78,7 @@ export function messageSentences(jobId: string, projectId: string, baseUrl: stri
       `project per hour, together. The message did not reach job ${jobId}; wait before running again, or space out ` +
       'the runs that create jobs or send messages.',
     serverFailed: (status, excerpt) =>
-      `The service failed while taking the message for job ${jobId} (HTTP ${status}: ${excerpt}). ` +
-      `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
-      'request before running this again, or the agent may do the work twice.',
+      `The service failed while taking the message for job ${jobId} (HTTP ${status}: ${excerpt}). ${mayHaveReached}`,
     refused: (status, excerpt) =>
       status === 404
         ? `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 404: ${excerpt}): the job is not ` +
@@ -94,18 +90,13 @@ export function messageSentences(jobId: string, projectId: string, baseUrl: stri
       `The timeout ran out before the message to job ${jobId} could be sent to ${baseUrl}. The message did not reach ` +
       `job ${jobId}; check that baseUrl is reachable from the runner, or raise the timeout.`,
     timedOutUnanswered: () =>
-      `The timeout ran out before the service answered the message to job ${jobId}. ` +
-      `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
-      'request before running this again, or the agent may do the work twice.',
+      `The timeout ran out before the service answered the message to job ${jobId}. ${mayHaveReached}`,
     refusedOnTheRunner: (why) =>
       `The message to job ${jobId} was not sent: ${why}. The message did not reach job ${jobId}. Check the inputs it ` +
       'is made of (apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); sending it again would fail the same way.',
     unreachable: (why) =>
       `Could not reach the service at ${baseUrl}: ${why}. The message did not reach job ${jobId}; ` +
       'check baseUrl, and the proxy settings if the runner uses a proxy.',
-    noAnswer: (why) =>
-      `Sending the message to job ${jobId} got no answer from ${baseUrl}: ${why}. ` +
-      `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
-      'request before running this again, or the agent may do the work twice.'
+    noAnswer: (why) => `Sending the message to job ${jobId} got no answer from ${baseUrl}: ${why}. ${mayHaveReached}`
   }
 }
