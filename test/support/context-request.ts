@@ -11,7 +11,7 @@ export const WORKFLOW_REF = `${REPO}/.github/workflows/docs.yml@refs/heads/main`
 
 /**
  * Three requests, as in a run, and time limits no answer from the stand-in comes near on a busy
- * machine: a test of a limit sets that one short itself (change-context-bounds.test.ts).
+ * machine: a test of a limit sets that one short itself (test/unit/context/bounds.test.ts).
  */
 export const TEST_LIMITS: ReadLimits = {
   maxRequests: 3,
