@@ -24,6 +24,7 @@ import http from 'node:http'
  * @property {string | null} [prLink] The pull request once final; default a made-up GitHub link
  *   for a completed job, null otherwise.
  * @property {string | null} [ref] `source.ref` (default 'main'; null as the real service may send).
+ * @property {string} [repository] `source.repository` (default 'https://github.com/example/docs').
  *
  * @typedef {object} Fault An answer that replaces the normal one.
  * @property {'POST' | 'GET'} [method] Only requests with this method.
@@ -75,6 +76,8 @@ import http from 'node:http'
  *   completed, with the same default pull request.
  * @property {number} [staleReadsAfterMessage] The message's answer and this many reads after it show
  *   the job as it was before the message (its old final status and prLink), as the real service may.
+ * @property {boolean} [freshMessageAnswer] The message's answer shows the job as it is after the message
+ *   (active) while the reads after it still show the old record (staleReadsAfterMessage).
  * @property {string[]} [refuseMessagesWhen] Statuses in which a job refuses a message with 400
  *   (default archived and failed).
  * @property {Fault[]} [faults] Faults to inject, first match wins.
@@ -161,7 +164,10 @@ export async function startStandInService(options = {}) {
     return {
       id: job.id,
       status,
-      source: { repository: 'https://github.com/example/docs', ref: plan.ref === undefined ? 'main' : plan.ref },
+      source: {
+        repository: plan.repository ?? 'https://github.com/example/docs',
+        ref: plan.ref === undefined ? 'main' : plan.ref
+      },
       model: 'docs-agent-large',
       prLink: done ? (plan.prLink === undefined ? defaultPr : plan.prLink) : null,
       createdAt: new Date(job.createdAt).toISOString(),
@@ -260,7 +266,7 @@ export async function startStandInService(options = {}) {
       if ((options.refuseMessagesWhen ?? ['archived', 'failed']).includes(before.status))
         return { status: 400, body: { error: `Job is ${before.status} and takes no more messages` } }
       takeMessage(job, prompt, before)
-      return { status: 200, body: job.stale ?? recordOf(job) }
+      return { status: 200, body: (!options.freshMessageAnswer && job.stale) || recordOf(job) }
     }
     if (req.method === 'GET' && jobId !== null && !isMessage) {
       const job = jobId === null ? undefined : jobs.get(jobId)
