@@ -1,10 +1,10 @@
 import { pullRequestLink } from './pull-request-link.js'
 import { blankSecrets } from './redact.js'
-import { neutralise } from './untrusted-text.js'
+import { hasControlCharacter, neutralise } from './untrusted-text.js'
 
 /**
- * An agent job as the service serves it, as far as this action trusts it: the id and status are
- * short tokens, the other texts are neutralised (see untrusted-text.ts), and fields the service
+ * An agent job as the service serves it, as far as this action trusts it: the id is any text
+ * without control characters, the status a short token, the other texts are neutralised (see untrusted-text.ts), and fields the service
  * leaves out are null.
  */
 export interface Job {
@@ -33,41 +33,71 @@ export function isKnownStatus(status: string): boolean {
   return KNOWN_STATUSES.has(status)
 }
 
-// An id goes into paths, log lines, outputs and replies, and a later step may print it at the start
-// of a line: a short token that starts with a letter or digit (so never `.`, `..` or `::`).
-const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._:~-]{0,127}$/
+// The contract types a job's id as any string: it is taken whatever its characters, within a
+// length, and encoded wherever it goes into a path (encodeURIComponent). What it may not hold is a
+// control character (it goes into log lines, outputs and replies, each one line), nor be `.` or `..`
+// (encoded, a path would still read them as a step to another route).
+export const MAX_JOB_ID_LENGTH = 200
 const STATUS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
-/** Whether `text` has the shape of a job id: 1 to 128 letters, digits and . _ : ~ -, starting with a letter or digit. */
+/** Why `text` cannot be a job id, as a clause ("it holds a control character"); '' when it can be one. */
+export function jobIdProblem(text: string): string {
+  if (text === '') return 'it is empty'
+  if ([...text].length > MAX_JOB_ID_LENGTH) return `it is longer than ${MAX_JOB_ID_LENGTH} characters`
+  if (hasControlCharacter(text)) return 'it holds a control character (a line break, a tab or the like)'
+  if (text === '.' || text === '..') return `it is "${text}", which a path would read as a step to another route`
+  return ''
+}
+
+/** Whether `text` may be a job id: 1 to 200 characters, no control character, not `.` or `..`. */
 export function isJobId(text: string): boolean {
-  return JOB_ID.test(text)
+  return jobIdProblem(text) === ''
 }
 
 /**
- * Reads a job record from a parsed response body, or returns null when it is not one: no `id` or
- * `status`, or one that is not a short token (a proxy's page, a half-written record, or a record
- * crafted to smuggle a workflow command into the log is not a job, whatever its HTTP status).
+ * Reads a job record from a parsed response body, or says why it is not one: no `id` or `status`,
+ * an `id` that cannot be a job id, a status that is not a short token, or either holding a secret
+ * this run holds (a proxy's page, a half-written record, or a record crafted to smuggle a workflow
+ * command into the log is not a job, whatever its HTTP status).
  */
-export function parseJob(body: unknown): Job | null {
-  if (!isObject(body)) return null
+export function readJobRecord(body: unknown): { job: Job; problem?: undefined } | { job?: undefined; problem: string } {
+  if (!isObject(body)) return { problem: 'it is not a JSON object' }
   const { id, status } = body
-  if (typeof id !== 'string' || !isJobId(id) || typeof status !== 'string' || !STATUS.test(status)) return null
+  if (typeof id !== 'string') return { problem: `its \`id\` is ${id === undefined ? 'missing' : 'not a string'}` }
+  const idProblem = jobIdProblem(id)
+  if (idProblem) return { problem: `its \`id\` cannot be a job id: ${idProblem}` }
+  if (typeof status !== 'string') {
+    return { problem: `its \`status\` is ${status === undefined ? 'missing' : 'not a string'}` }
+  }
+  if (!STATUS.test(status)) {
+    return {
+      problem: 'its `status` is not a word of letters, digits and . _ - (at most 64, starting with a letter or digit)'
+    }
+  }
   // A token that holds a secret (an id or status that echoes the key) is not shown anywhere.
-  if (blankSecrets(id) !== id || blankSecrets(status) !== status) return null
+  if (blankSecrets(id) !== id) return { problem: "its `id` holds this run's API key or GitHub token" }
+  if (blankSecrets(status) !== status) return { problem: "its `status` holds this run's API key or GitHub token" }
   const source = isObject(body.source) ? body.source : {}
   const link = typeof body.prLink === 'string' && body.prLink !== '' ? body.prLink : null
   const prLink = link === null ? null : pullRequestLink(link)
   return {
-    id,
-    status,
-    model: text(body.model),
-    sourceRepository: text(source.repository),
-    sourceRef: text(source.ref),
-    prLink,
-    ...(link !== null && prLink === null ? { refusedPrLink: neutralise(link, 120) } : {}),
-    createdAt: text(body.createdAt),
-    archivedAt: text(body.archivedAt)
+    job: {
+      id,
+      status,
+      model: text(body.model),
+      sourceRepository: text(source.repository),
+      sourceRef: text(source.ref),
+      prLink,
+      ...(link !== null && prLink === null ? { refusedPrLink: neutralise(link, 120) } : {}),
+      createdAt: text(body.createdAt),
+      archivedAt: text(body.archivedAt)
+    }
   }
+}
+
+/** A job record from a parsed response body, or null when it is not one (readJobRecord says why). */
+export function parseJob(body: unknown): Job | null {
+  return readJobRecord(body).job ?? null
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -10,7 +10,7 @@ import {
   type RequestProgress
 } from './http.js'
 import { formatDuration } from './duration.js'
-import { parseJob, type Job } from './job-record.js'
+import { readJobRecord, type Job } from './job-record.js'
 import { pageText } from './page-text.js'
 import { neutralise } from './untrusted-text.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
@@ -25,9 +25,12 @@ import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
  * - `uncertain`: a write that may or may not have been taken (a job made, a message delivered);
  * - `takenUnread`: a write the service answered with success, whose answer could not be read: for a
  *   create, the job exists and its id is not known;
+ * - `refused`: a write the service refused (400, 404: a bad body, no such project or job, a job that
+ *   takes no more messages): not taken, and asking again will not help;
  * - `fatal`: asking again will not help (bad key, missing scope, redirect, bad request).
  */
-export type FailureKind = 'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'takenUnread' | 'fatal'
+export type FailureKind =
+  'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'takenUnread' | 'refused' | 'fatal'
 
 export class ServiceError extends ActionError {
   override name = 'ServiceError'
@@ -114,7 +117,10 @@ function createWords(projectId: string, baseUrl: string): WriteWords {
   }
 }
 
-function messageWords(jobId: string, projectId: string): WriteWords {
+/** The way to a new job named after a refused message, unless the caller knows a better one. */
+const NEW_JOB_WAY = 'run this action without jobId'
+
+function messageWords(jobId: string, projectId: string, newJobWay = NEW_JOB_WAY): WriteWords {
   return {
     object: `the message to job ${jobId}`,
     sending: `Sending the message to job ${jobId}`,
@@ -135,7 +141,7 @@ function messageWords(jobId: string, projectId: string): WriteWords {
       (status === 404
         ? 'the job is not in this project, or takes no more messages. Check jobId and projectId. '
         : 'a job that is archived or failed may take no more messages. ') +
-      `No new job was created; to start one, run this action without jobId.`
+      `No new job was created; to start one, ${newJobWay}.`
   }
 }
 
@@ -164,10 +170,18 @@ export class JobService {
    * (said through hooks.log): the job is known, so it can be followed all the same. A refusal (400,
    * 404) fails: a new job is never created instead.
    */
-  async sendMessage(jobId: string, prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job | null> {
+  async sendMessage(
+    jobId: string,
+    prompt: string,
+    deadline: Deadline,
+    hooks: WriteHooks = {},
+    /** How to start a new job instead, said after a refusal: by default, the action without jobId. */
+    newJobWay?: string
+  ): Promise<Job | null> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
+    const words = messageWords(jobId, this.options.projectId, newJobWay)
     try {
-      return await this.write(url, prompt, messageWords(jobId, this.options.projectId), jobId, deadline, hooks)
+      return await this.write(url, prompt, words, jobId, deadline, hooks)
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind !== 'takenUnread') throw error
       hooks.log?.(error.message)
@@ -247,7 +261,7 @@ export class JobService {
     }
     const { status } = response
     if (status >= 200 && status < 300) {
-      const job = parseJob(parseJson(response.body))
+      const { job, problem } = readJobRecord(parseJson(response.body))
       // The record of another job is not this job, whatever else it says (a path that reached
       // another route, a cache that mixed answers): its status and prLink are not taken.
       if (job && job.id !== jobId) {
@@ -259,7 +273,7 @@ export class JobService {
       }
       if (job) return job
       throw new ServiceError(
-        `The service answered the read of job ${jobId} with something that is not a job record ` +
+        `The service answered the read of job ${jobId} with something that is not a job record, as ${problem} ` +
           `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way.`,
         'notAJob'
       )
@@ -317,19 +331,19 @@ export class JobService {
     }
     const { status } = response
     if (status >= 200 && status < 300) {
-      const job = parseJob(parseJson(response.body))
+      const { job, problem } = readJobRecord(parseJson(response.body))
       // A message is answered with its own job; the record of another is not taken (a proxy or cache).
       if (job && (jobId === null || job.id === jobId)) return job
       // The service's own success status, or a page cut off at the size limit (no proxy's login page).
       if (status === words.surelyTaken || response.truncated) {
         const why = response.truncated
           ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
-          : `it is not a job record: ${excerpt(response)}`
+          : `it is not a job record, as ${problem ?? 'it names another job'}: ${excerpt(response)}`
         throw new ServiceError(words.takenUnread(status, why), 'takenUnread')
       }
       throw new ServiceError(
         `The service answered ${words.object} with something that is not ` +
-          `${job ? `its job's record (it names job ${job.id})` : 'a job record'} ` +
+          `${job ? `its job's record (it names job ${job.id})` : `a job record, as ${problem}`} ` +
           `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way. ${words.mayHave}`,
         'uncertain'
       )
@@ -347,7 +361,7 @@ export class JobService {
         'uncertain'
       )
     }
-    if (status === 400 || status === 404) throw new ServiceError(words.refused(status, excerpt(response)), 'fatal')
+    if (status === 400 || status === 404) throw new ServiceError(words.refused(status, excerpt(response)), 'refused')
     throw new ServiceError(this.refusal(response, 'write'), 'fatal')
   }
 

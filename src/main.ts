@@ -3,7 +3,7 @@ import { watchForCancel } from './cancel.js'
 import type { Blanked } from './change-context/credentials.js'
 import { blankInstruction, gatherRunContext, promptWithSection } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
-import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
+import { FRESH_FLAG, readCommentRequest, type TriggeringComment } from './comment-trigger.js'
 import { startDeadline, type Deadline } from './deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
 import { followJob } from './follow-job.js'
@@ -13,6 +13,7 @@ import {
   readCommentSettings,
   readGithubToken,
   readSettings,
+  readTriggerForNote,
   type Settings
 } from './inputs.js'
 import { isFinal, type Job } from './job-record.js'
@@ -72,6 +73,14 @@ export async function run(): Promise<void> {
       state.prompt = instruction.text
       comment = request.comment
       replies = startCommentReplies(comment, readGithubToken())
+      // A cancel is shown on the thread at once: a write in flight may hold the run until the runner
+      // stops it, and the reply must not say "On it" for ever.
+      const shown = replies
+      cancel.signal.addEventListener(
+        'abort',
+        () => shown.showEnding({ ...state, ending: 'cancelled' }, Date.now() - startedAt),
+        { once: true }
+      )
     }
     const settings = (state.settings = readSettings())
     Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
@@ -80,10 +89,13 @@ export async function run(): Promise<void> {
 
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
-    const agentJobId =
-      request && !request.fresh ? await findAgentJob(request.comment, settings, replies, deadline.signal) : ''
+    const agentJobId = request && !request.fresh ? await findAgentJob(request.comment, settings, deadline.signal) : ''
     cancel.signal.throwIfAborted()
-    if (agentJobId) settings.jobId = agentJobId
+    if (agentJobId) {
+      settings.jobId = agentJobId
+      // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
+      state.newJobWay = `comment \`${readTriggerForNote()} ${FRESH_FLAG} <instruction>\` on the pull request`
+    }
     // promptFile's standing instruction comes first, then the prompt input or the comment's instruction;
     // a follow-up on the agent's pull request is the comment's instruction alone, as with jobId.
     state.prompt = agentJobId ? instruction.text : joinPrompts(settings.prompt, instruction.text)
@@ -119,6 +131,7 @@ export async function run(): Promise<void> {
       state.reason = failureMessage(error)
       state.createdUnread = error instanceof ServiceError && error.kind === 'takenUnread'
       state.writeUncertain = error instanceof ServiceError && error.kind === 'uncertain'
+      state.refused = error instanceof ServiceError && error.kind === 'refused'
       logStackForBugReport(error)
     }
   } finally {
@@ -133,7 +146,7 @@ export async function run(): Promise<void> {
     // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
     await Promise.all([
       replies?.finish(state, Date.now() - startedAt),
-      leaveAgentNote(state, state.settings?.githubToken ?? '', comment, replies, cancel.signal)
+      leaveAgentNote(state, state.settings, comment, cancel.signal)
     ])
     await service?.close()
   }
@@ -174,7 +187,7 @@ async function sendPrompt(
     onJob(job)
   } else if (state.prompt) {
     state.followUp = true
-    const job = await service.sendMessage(state.jobId, sent, deadline, hooks)
+    const job = await service.sendMessage(state.jobId, sent, deadline, hooks, state.newJobWay)
     log.info(`Sent the follow-up message to job ${state.jobId}.`)
     if (job) onJob(job)
   }
