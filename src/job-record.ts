@@ -40,6 +40,9 @@ export function isKnownStatus(status: string): boolean {
 export const MAX_JOB_ID_LENGTH = 200
 const STATUS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
+/** The problem of a body that is not a JSON object at all (a proxy's page): its excerpt says more. */
+export const NOT_AN_OBJECT = 'it is not a JSON object'
+
 /** Why `text` cannot be a job id, as a clause ("it holds a control character"); '' when it can be one. */
 export function jobIdProblem(text: string): string {
   if (text === '') return 'it is empty'
@@ -61,7 +64,7 @@ export function isJobId(text: string): boolean {
  * command into the log is not a job, whatever its HTTP status).
  */
 export function readJobRecord(body: unknown): { job: Job; problem?: undefined } | { job?: undefined; problem: string } {
-  if (!isObject(body)) return { problem: 'it is not a JSON object' }
+  if (!isObject(body)) return { problem: NOT_AN_OBJECT }
   const { id, status } = body
   if (typeof id !== 'string') return { problem: `its \`id\` is ${id === undefined ? 'missing' : 'not a string'}` }
   const idProblem = jobIdProblem(id)

@@ -10,7 +10,7 @@ import {
   type RequestProgress
 } from './http.js'
 import { formatDuration } from './duration.js'
-import { readJobRecord, type Job } from './job-record.js'
+import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
 import { pageText } from './page-text.js'
 import { neutralise } from './untrusted-text.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from './retry-policy.js'
@@ -273,7 +273,7 @@ export class JobService {
       }
       if (job) return job
       throw new ServiceError(
-        `The service answered the read of job ${jobId} with something that is not a job record, as ${problem} ` +
+        `The service answered the read of job ${jobId} with something that is not a job record${because(problem)} ` +
           `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way.`,
         'notAJob'
       )
@@ -338,12 +338,12 @@ export class JobService {
       if (status === words.surelyTaken || response.truncated) {
         const why = response.truncated
           ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
-          : `it is not a job record, as ${problem ?? 'it names another job'}: ${excerpt(response)}`
+          : `it is not a job record${because(problem ?? 'it names another job')}: ${excerpt(response)}`
         throw new ServiceError(words.takenUnread(status, why), 'takenUnread')
       }
       throw new ServiceError(
         `The service answered ${words.object} with something that is not ` +
-          `${job ? `its job's record (it names job ${job.id})` : `a job record, as ${problem}`} ` +
+          `${job ? `its job's record (it names job ${job.id})` : `a job record${because(problem)}`} ` +
           `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way. ${words.mayHave}`,
         'uncertain'
       )
@@ -483,4 +483,9 @@ function redirectTarget(response: HttpResponse): string {
   } catch {
     return 'an unreadable location'
   }
+}
+
+/** Why a JSON object is not a job record (the field, and what is wrong with it); nothing for a page that is no object. */
+function because(problem: string | undefined): string {
+  return problem && problem !== NOT_AN_OBJECT ? `, as ${problem}` : ''
 }
