@@ -227,7 +227,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
         if (!loaded) return
         const body = (finalBody = outcomeReply(outcome, loaded.runUrl, elapsedMs))
         // The first reply gets half the grace to be answered for; then it is looked for, before another is posted.
-        await Promise.race([opened, whenAborted(repliesOver.signal), delay(afterRunEndsMs / 2)])
+        await Promise.race([opened, whenAborted(repliesOver.signal), delay(afterRunEndsMs / 2, null, { ref: false })])
         if (replyId === undefined && !replyRefused && !repliesOver.signal.aborted) {
           replyId = await findReply(loaded.octokit)
         }

@@ -36,6 +36,9 @@ const OPENS_AGENT_PR: ServiceOptions = {
   messagePlan: { activeReads: 1, prLink: AGENT_PR_LINK, repository: SOURCE }
 }
 
+/** A test of several runs in a row: more than the default 15 s on a loaded machine. */
+const SEVERAL_RUNS_MS = 30_000
+
 let service: StandInService
 let github: StandInGitHub
 afterEach(async () => {
@@ -132,7 +135,7 @@ describe('1, 2: the note is signed, and only a note that verifies routes a comme
     expect(creates()).toHaveLength(1)
     expect(messages().map((r) => r.path)).toEqual([`/v2/agent/docs/job/${jobId}/message`])
     expect(run.code).toBe(0)
-  })
+  }, SEVERAL_RUNS_MS)
 
   it('a note left for another project is ignored with a notice naming /docs --new and jobId: nothing goes to its job', async () => {
     await standIns({ ...OPENS_AGENT_PR, projects: ['docs', 'handbook'] })
@@ -146,7 +149,7 @@ describe('1, 2: the note is signed, and only a note that verifies routes a comme
     const [notice] = notices(run).filter((line) => line.includes('does not verify'))
     expect(notice).toContain('/docs --new')
     expect(notice).toContain('jobId')
-  })
+  }, SEVERAL_RUNS_MS)
 
   it('a note copied to another pull request, or forged, routes nothing', async () => {
     await standIns(OPENS_AGENT_PR)
@@ -175,7 +178,7 @@ describe('1, 2: the note is signed, and only a note that verifies routes a comme
     expect(messages()).toHaveLength(0)
     expect(creates()).toHaveLength(4)
     expect(notices(copied).some((line) => line.includes('does not verify'))).toBe(true)
-  })
+  }, SEVERAL_RUNS_MS)
 
   it('a note is not written to a pull request outside the repository the job names as its source', async () => {
     await standIns({ plan: { activeReads: 1, prLink: `${SERVER}/someone-else/other/pull/9`, repository: SOURCE } })
@@ -239,7 +242,7 @@ describe('2: replies that always end', () => {
     expect(reply.body).toContain('/docs --new')
     expect(reply.body).not.toContain('without jobId')
     expect(run.stdout).toMatch(/::error::.*\/docs --new/)
-  })
+  }, SEVERAL_RUNS_MS)
 })
 
 describe('3: a follow-up is not done on the strength of its own answer', () => {
