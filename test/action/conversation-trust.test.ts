@@ -112,73 +112,85 @@ async function waitFor(what: string, done: () => boolean, ms = 8000): Promise<vo
 }
 
 describe('1, 2: the note is signed, and only a note that verifies routes a comment', () => {
-  it("with an App token whose reply is refused: no GET /user, the App's own note routes it, a github-actions[bot] marker does not", async () => {
-    await standIns(OPENS_AGENT_PR, { tokenLogin: 'docs-app[bot]' })
-    const jobId = (await runByHand()).outputs.jobId
-    expect(notes()).toHaveLength(1)
-    const victim = service.seedJob()
-    // The run's reply is refused (a secondary rate limit): it cannot tell who the token is.
-    await restartGitHub(
-      {
-        tokenLogin: 'docs-app[bot]',
-        faults: { 'comment-create': { status: 403, message: 'You have exceeded a secondary rate limit' } },
-        threadComments: [
-          { issueNumber: AGENT_PR, login: 'github-actions[bot]', body: `<!-- docs-agent-job: ${victim} -->` }
-        ]
-      },
-      'docs-app[bot]'
-    )
-    const run = await onComment('/docs also mention that --force never asks')
-
-    expect(github.requests.map((r) => r.pathname)).not.toContain('/user')
-    expect(service.requests.some((r) => r.path.includes(victim))).toBe(false)
-    expect(creates()).toHaveLength(1)
-    expect(messages().map((r) => r.path)).toEqual([`/v2/agent/docs/job/${jobId}/message`])
-    expect(run.code).toBe(0)
-  }, SEVERAL_RUNS_MS)
-
-  it('a note left for another project is ignored with a notice naming /docs --new and jobId: nothing goes to its job', async () => {
-    await standIns({ ...OPENS_AGENT_PR, projects: ['docs', 'handbook'] })
-    const jobId = (await runByHand()).outputs.jobId
-    const run = await onComment('/docs explain the cache', AGENT_PR, { projectId: 'handbook' })
-
-    expect(run.code).toBe(0)
-    expect(service.requests.some((r) => r.path.includes(`/handbook/job/${jobId}`))).toBe(false)
-    expect(messages()).toHaveLength(0)
-    expect(creates().map((r) => r.path)).toEqual(['/v2/agent/docs/job', '/v2/agent/handbook/job'])
-    const [notice] = notices(run).filter((line) => line.includes('does not verify'))
-    expect(notice).toContain('/docs --new')
-    expect(notice).toContain('jobId')
-  }, SEVERAL_RUNS_MS)
-
-  it('a note copied to another pull request, or forged, routes nothing', async () => {
-    await standIns(OPENS_AGENT_PR)
-    const jobId = (await runByHand()).outputs.jobId
-    const [note] = notes()
-    await restartGitHub({
-      threadComments: [
-        // The action's own note, copied (by a workflow that posts text it is given) to pull request 40.
-        { issueNumber: 40, login: 'github-actions[bot]', body: note.body },
-        // The note with the last character of its marker changed, and the marker as anyone may write it.
+  it(
+    "with an App token whose reply is refused: no GET /user, the App's own note routes it, a github-actions[bot] marker does not",
+    async () => {
+      await standIns(OPENS_AGENT_PR, { tokenLogin: 'docs-app[bot]' })
+      const jobId = (await runByHand()).outputs.jobId
+      expect(notes()).toHaveLength(1)
+      const victim = service.seedJob()
+      // The run's reply is refused (a secondary rate limit): it cannot tell who the token is.
+      await restartGitHub(
         {
-          issueNumber: 41,
-          login: 'github-actions[bot]',
-          body: note.body.replace(/(<!-- docs-agent-job: .*?)(\w)( -->)/, (_, head, last, tail) =>
-            [head, last === 'A' ? 'B' : 'A', tail].join('')
-          )
+          tokenLogin: 'docs-app[bot]',
+          faults: { 'comment-create': { status: 403, message: 'You have exceeded a secondary rate limit' } },
+          threadComments: [
+            { issueNumber: AGENT_PR, login: 'github-actions[bot]', body: `<!-- docs-agent-job: ${victim} -->` }
+          ]
         },
-        { issueNumber: 42, login: 'github-actions[bot]', body: `<!-- docs-agent-job: ${jobId} -->` }
-      ]
-    })
-    const copied = await onComment('/docs explain the cache', 40)
-    const forged = await onComment('/docs explain the cache', 41)
-    const unsigned = await onComment('/docs explain the cache', 42)
+        'docs-app[bot]'
+      )
+      const run = await onComment('/docs also mention that --force never asks')
 
-    expect([copied.code, forged.code, unsigned.code]).toEqual([0, 0, 0])
-    expect(messages()).toHaveLength(0)
-    expect(creates()).toHaveLength(4)
-    expect(notices(copied).some((line) => line.includes('does not verify'))).toBe(true)
-  }, SEVERAL_RUNS_MS)
+      expect(github.requests.map((r) => r.pathname)).not.toContain('/user')
+      expect(service.requests.some((r) => r.path.includes(victim))).toBe(false)
+      expect(creates()).toHaveLength(1)
+      expect(messages().map((r) => r.path)).toEqual([`/v2/agent/docs/job/${jobId}/message`])
+      expect(run.code).toBe(0)
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'a note left for another project is ignored with a notice naming /docs --new and jobId: nothing goes to its job',
+    async () => {
+      await standIns({ ...OPENS_AGENT_PR, projects: ['docs', 'handbook'] })
+      const jobId = (await runByHand()).outputs.jobId
+      const run = await onComment('/docs explain the cache', AGENT_PR, { projectId: 'handbook' })
+
+      expect(run.code).toBe(0)
+      expect(service.requests.some((r) => r.path.includes(`/handbook/job/${jobId}`))).toBe(false)
+      expect(messages()).toHaveLength(0)
+      expect(creates().map((r) => r.path)).toEqual(['/v2/agent/docs/job', '/v2/agent/handbook/job'])
+      const [notice] = notices(run).filter((line) => line.includes('does not verify'))
+      expect(notice).toContain('/docs --new')
+      expect(notice).toContain('jobId')
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'a note copied to another pull request, or forged, routes nothing',
+    async () => {
+      await standIns(OPENS_AGENT_PR)
+      const jobId = (await runByHand()).outputs.jobId
+      const [note] = notes()
+      await restartGitHub({
+        threadComments: [
+          // The action's own note, copied (by a workflow that posts text it is given) to pull request 40.
+          { issueNumber: 40, login: 'github-actions[bot]', body: note.body },
+          // The note with the last character of its marker changed, and the marker as anyone may write it.
+          {
+            issueNumber: 41,
+            login: 'github-actions[bot]',
+            body: note.body.replace(/(<!-- docs-agent-job: .*?)(\w)( -->)/, (_, head, last, tail) =>
+              [head, last === 'A' ? 'B' : 'A', tail].join('')
+            )
+          },
+          { issueNumber: 42, login: 'github-actions[bot]', body: `<!-- docs-agent-job: ${jobId} -->` }
+        ]
+      })
+      const copied = await onComment('/docs explain the cache', 40)
+      const forged = await onComment('/docs explain the cache', 41)
+      const unsigned = await onComment('/docs explain the cache', 42)
+
+      expect([copied.code, forged.code, unsigned.code]).toEqual([0, 0, 0])
+      expect(messages()).toHaveLength(0)
+      expect(creates()).toHaveLength(4)
+      expect(notices(copied).some((line) => line.includes('does not verify'))).toBe(true)
+    },
+    SEVERAL_RUNS_MS
+  )
 
   it('a note is not written to a pull request outside the repository the job names as its source', async () => {
     await standIns({ plan: { activeReads: 1, prLink: `${SERVER}/someone-else/other/pull/9`, repository: SOURCE } })
@@ -229,20 +241,24 @@ describe('2: replies that always end', () => {
     expect(outsideCodeSpans).not.toContain('evil.example')
   })
 
-  it('a follow-up refused by an archived job names /docs --new, not an input the commenter never gave', async () => {
-    await standIns(OPENS_AGENT_PR)
-    const jobId = (await runByHand()).outputs.jobId
-    const job = service.jobs.get(jobId)!
-    job.plan = { activeMs: 0, final: 'archived', prLink: AGENT_PR_LINK, repository: SOURCE }
-    const run = await onComment('/docs also mention --force')
+  it(
+    'a follow-up refused by an archived job names /docs --new, not an input the commenter never gave',
+    async () => {
+      await standIns(OPENS_AGENT_PR)
+      const jobId = (await runByHand()).outputs.jobId
+      const job = service.jobs.get(jobId)!
+      job.plan = { activeMs: 0, final: 'archived', prLink: AGENT_PR_LINK, repository: SOURCE }
+      const run = await onComment('/docs also mention --force')
 
-    expect(run.code).toBe(1)
-    expect(messages()).toHaveLength(1)
-    const reply = github.comments.find((c) => !c.body.includes('<!-- docs-agent-job: '))!
-    expect(reply.body).toContain('/docs --new')
-    expect(reply.body).not.toContain('without jobId')
-    expect(run.stdout).toMatch(/::error::.*\/docs --new/)
-  }, SEVERAL_RUNS_MS)
+      expect(run.code).toBe(1)
+      expect(messages()).toHaveLength(1)
+      const reply = github.comments.find((c) => !c.body.includes('<!-- docs-agent-job: '))!
+      expect(reply.body).toContain('/docs --new')
+      expect(reply.body).not.toContain('without jobId')
+      expect(run.stdout).toMatch(/::error::.*\/docs --new/)
+    },
+    SEVERAL_RUNS_MS
+  )
 })
 
 describe('3: a follow-up is not done on the strength of its own answer', () => {
