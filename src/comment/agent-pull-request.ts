@@ -1,0 +1,246 @@
+// The agent's own pull request: how a comment on it finds the job that opened it, from the note the
+// action left there when the job ended (report/agent-note.ts writes it), and the signature that binds
+// a note to its place. The note's hidden marker names the job and carries an HMAC keyed from the API
+// key over this GitHub's host, the repository, the pull request's number, the project and the job id:
+// a comment goes to a job only when a marker on its pull request verifies for all five. Who wrote the
+// comment that holds it does not matter, and is not guessed: a marker written without the key, copied
+// to another pull request or repository, or left for another project, names no job here. What the
+// signature proves, and what it does not, is in docs/security.md.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { asArray, asObject, text } from '../github/json-shape.js'
+import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
+import { failureClause, ReadFailure } from '../github/read-failure.js'
+import type { TriggeringComment } from './trigger.js'
+import { FRESH_FLAG } from './trigger.js'
+import { Input } from '../inputs/action-names.js'
+import { ActionError } from '../runtime/errors.js'
+import { readTriggerForNote } from '../inputs/comment-settings.js'
+import type { Settings } from '../inputs/settings.js'
+import { isJobId } from '../safety/job-id.js'
+import { log } from '../runtime/log.js'
+import { RetryPolicy } from '../net/retry-policy.js'
+
+/** A pull request on the GitHub the workflow runs on. */
+export interface PullRequestRef {
+  owner: string
+  repo: string
+  number: number
+}
+
+/** What a note's signature covers besides the job: where the note is, and for which project. */
+export interface NotePlace {
+  /** The host of the GitHub the workflow runs on (GITHUB_SERVER_URL's). */
+  host: string
+  pr: PullRequestRef
+  projectId: string
+}
+
+/** Who may sign and check notes: the project's API key, from which the note key is derived. */
+export type NoteKey = Pick<Settings, 'apiKey'>
+
+// The marker: the job id percent-encoded (so no id can end the HTML comment or hold a blank), then
+// the signature's version and the signature, base64url.
+const NOTE_VERSION = 'docs-agent-note-v1'
+const MARKER = /<!-- docs-agent-job: ([^\s<>]{1,1200})(?: v1\.([A-Za-z0-9_-]{1,100}))? -->/g
+const { maxPages, perPage, requestTimeoutMs, totalMs } = RetryPolicy.agentPullRequest
+const LIMITS: ReadLimits = {
+  maxRequests: maxPages + 1,
+  totalMs,
+  requestMs: requestTimeoutMs,
+  maxBodyBytes: 8 * 1024 * 1024
+}
+
+/**
+ * The signature of a note: HMAC-SHA256 under a key derived from the API key (never the key itself:
+ * HMAC(apiKey, "docs-agent-note-v1")), over the host, the repository, the pull request's number, the
+ * project and the job id. Names are compared as GitHub does, whatever their case.
+ */
+export function noteSignature({ apiKey }: NoteKey, place: NotePlace, jobId: string): string {
+  const noteKey = createHmac('sha256', apiKey).update(NOTE_VERSION).digest()
+  const covered = JSON.stringify([
+    NOTE_VERSION,
+    place.host.toLowerCase(),
+    `${place.pr.owner}/${place.pr.repo}`.toLowerCase(),
+    place.pr.number,
+    place.projectId,
+    jobId
+  ])
+  return createHmac('sha256', noteKey).update(covered).digest('base64url')
+}
+
+/** The hidden marker that names the job in the action's note, signed for its place. */
+export function marker(key: NoteKey, place: NotePlace, jobId: string): string {
+  return `<!-- docs-agent-job: ${encodeId(jobId)} v1.${noteSignature(key, place, jobId)} -->`
+}
+
+/**
+ * The job ids the markers in `body` name, each with whether its signature verifies for `place`
+ * under this key. A marker whose id cannot be a job id names none.
+ */
+export function markedJobs(body: string, key: NoteKey, place: NotePlace): { jobId: string; verified: boolean }[] {
+  const found: { jobId: string; verified: boolean }[] = []
+  for (const [, encoded, signature] of body.matchAll(MARKER)) {
+    const jobId = decodeId(encoded)
+    if (jobId === null || !isJobId(jobId)) {
+      found.push({ jobId: '', verified: false })
+      continue
+    }
+    found.push({ jobId, verified: signature !== undefined && sameText(signature, noteSignature(key, place, jobId)) })
+  }
+  return found
+}
+
+/**
+ * The pull request a prLink names, when it is one on this GitHub (`serverUrl`'s host):
+ * `https://host/owner/repo/pull/7`. A link to another host (GitLab, another GitHub) is not ours to note.
+ */
+export function pullRequestOf(prLink: string, serverUrl: string): PullRequestRef | null {
+  let server: URL
+  try {
+    server = new URL(serverUrl)
+  } catch {
+    return null
+  }
+  const prefix = `https://${server.host}/`
+  if (!prLink.startsWith(prefix)) return null
+  const found = /^([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+)\/pull\/([1-9][0-9]{0,9})$/.exec(
+    prLink.slice(prefix.length)
+  )
+  return found ? { owner: found[1], repo: found[2], number: Number(found[3]) } : null
+}
+
+/**
+ * Whether a job's source (`source.repository`, a full URL) is the pull request's repository on this
+ * GitHub: `https://host/owner/repo`, with or without `.git` or a trailing slash, in any case.
+ */
+export function isSourceOf(sourceRepository: string | null, pr: PullRequestRef, serverUrl: string): boolean {
+  if (!sourceRepository) return false
+  try {
+    const source = new URL(sourceRepository)
+    const server = new URL(serverUrl)
+    const path = source.pathname.replace(/\/+$/, '').replace(/\.git$/, '')
+    return (
+      source.protocol === 'https:' &&
+      source.host.toLowerCase() === server.host.toLowerCase() &&
+      !source.username &&
+      !source.search &&
+      !source.hash &&
+      path.toLowerCase() === `/${pr.owner}/${pr.repo}`.toLowerCase()
+    )
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The job whose note is on the pull request a comment is on, for an instruction that asks for changes
+ * there; '' when the comment is not on a pull request, or no note there verifies for this repository,
+ * pull request and project (a marker that does not verify is ignored, with one notice). When its
+ * comments cannot be read, it throws: the run sends nothing rather than guess.
+ */
+export async function findAgentJob(
+  comment: TriggeringComment,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv = process.env
+): Promise<string> {
+  const { githubToken: token } = settings
+  if (!token || comment.thread.kind !== 'pull request') return ''
+  const [owner, repo] = comment.repository.split('/')
+  const pr = { owner, repo, number: comment.thread.number }
+  const place = placeOf(pr, settings, env)
+  const reader = openReader(token, signal, env)
+  if (!reader || !place) return ''
+  try {
+    const notes = await notesOn(reader, pr, settings, place)
+    const jobId = notes.filter((note) => note.verified).at(-1)?.jobId ?? ''
+    if (jobId) {
+      log.info(
+        `Pull request #${pr.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
+          `goes to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
+      )
+    } else if (notes.length > 0) {
+      const trigger = readTriggerForNote()
+      log.notice(
+        `Pull request #${pr.number} has a note naming a documentation agent job that does not verify for this ` +
+          `repository, pull request and project (${settings.projectId}): another project's note, one signed with an ` +
+          `API key since rotated, a copy, or a forgery. It is ignored, and this comment starts a new job. To send an ` +
+          `instruction to a job you know instead, run the workflow with ${Input.jobId} set to its id; ` +
+          `"${trigger} ${FRESH_FLAG} <instruction>" starts a new job without looking for a note.`
+      )
+    }
+    return jobId
+  } catch (error) {
+    if (!(error instanceof ReadFailure)) throw error
+    // A cancel, or the timeout: the run is ending, and says so itself.
+    if (error.kind === 'cancelled') return ''
+    // Undecided, nothing is sent: a new job beside the agent's pull request could open a second one,
+    // and the instruction may have been meant for the job that opened it.
+    throw new ActionError(
+      `Could not tell whether pull request #${pr.number} is the agent's own: ${failureClause(error, Input.githubToken)}. ` +
+        `Nothing was sent to the service. Ask again, or start a new job there with "${readTriggerForNote()} ${FRESH_FLAG} <instruction>".`
+    )
+  } finally {
+    await reader.close()
+  }
+}
+
+/**
+ * Every marker on the pull request's comments, oldest first, within the page cap, each with whether
+ * it verifies for this place. Whoever wrote the comment, only the signature counts.
+ */
+export async function notesOn(
+  reader: GitHubReader,
+  pr: PullRequestRef,
+  key: NoteKey,
+  place: NotePlace
+): Promise<{ jobId: string; verified: boolean }[]> {
+  const marked: { jobId: string; verified: boolean }[] = []
+  const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
+  for (let page = 1; page <= maxPages; page++) {
+    const comments = asArray(
+      await reader.get(`${path}?per_page=${perPage}&page=${page}`, "the pull request's comments", 'pull-requests: read')
+    )
+    for (const entry of comments) marked.push(...markedJobs(text(asObject(entry).body), key, place))
+    if (comments.length < perPage) break
+  }
+  return marked
+}
+
+/** Where a note is, for its signature: null when this GitHub's address cannot be read. */
+export function placeOf(
+  pr: PullRequestRef,
+  { projectId }: Pick<Settings, 'projectId'>,
+  env: NodeJS.ProcessEnv
+): NotePlace | null {
+  try {
+    return { host: new URL(env.GITHUB_SERVER_URL || 'https://github.com').host, pr, projectId }
+  } catch {
+    return null
+  }
+}
+
+/** A job id as the marker holds it: percent-encoded, so no id can end the HTML comment or hold a blank. */
+function encodeId(jobId: string): string {
+  return encodeURIComponent(jobId).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+}
+
+function decodeId(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded)
+  } catch {
+    return null
+  }
+}
+
+/** Compares two signatures in constant time. */
+function sameText(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** A reader of GitHub's API within the agent's pull request's limits; null when GITHUB_API_URL is unusable. */
+export function openReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv): GitHubReader | null {
+  return openGitHubReader(env.GITHUB_API_URL, token, LIMITS, signal)
+}
