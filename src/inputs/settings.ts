@@ -6,7 +6,7 @@ import { Input } from './action-names.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
-import { isJobId } from '../safety/job-id.js'
+import { jobIdProblem, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import { joinPrompts, readPromptFile } from './prompt-file.js'
 import { registerSecret } from '../safety/run-secrets.js'
@@ -177,10 +177,11 @@ function readProjectId(projectId: string): string {
 
 /** A job to follow, or '' to create one: it must have the shape of a job id (see isJobId). */
 function readJobId(jobId: string): string {
-  if (jobId === '' || isJobId(jobId)) return jobId
+  const problem = jobId === '' ? '' : jobIdProblem(jobId)
+  if (!problem) return jobId
   throw new ActionError(
-    `Input ${Input.jobId} is '${neutralise(jobId, 140)}', which is not a job id: a job id is 1 to 128 letters, ` +
-      `digits and . _ : ~ -, starting with a letter or digit (such as job_123). Give the id from the run that ` +
+    `Input ${Input.jobId} is '${neutralise(jobId, 140)}', which is not a job id: ${problem}. A job id is any text ` +
+      `of 1 to ${MAX_JOB_ID_LENGTH} characters without control characters. Give the id from the run that ` +
       `created the job (its jobId output), or leave ${Input.jobId} out to create a job.`
   )
 }

@@ -108,7 +108,7 @@ describe('a trusted comment', () => {
     expect(reply.bodies[0]).toContain(`[Follow the workflow run](${RUN_LINK})`)
     const { jobId, prLink } = run.outputs
     expect(
-      reply.body.startsWith(`✅ Job \`${jobId}\` opened a pull request: ${prLink}\n\nJob \`${jobId}\`, took `)
+      reply.body.startsWith(`✅ Job \`${jobId}\` opened a pull request: \`${prLink}\`\n\nJob \`${jobId}\`, took `)
     ).toBe(true)
     expect(reply.body).toMatch(/, took [\d.]+m?s · /)
     expect(reply.body.endsWith(`· [Workflow run](${RUN_LINK})`)).toBe(true)

@@ -90,6 +90,9 @@ import { join } from 'node:path'
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
  * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
+ * @property {Partial<Record<Route, {ms: number, times?: number}>>} [delays] Do what the route's first
+ *   `times` requests (default 1) ask at once (a comment is made), but answer this much later: GitHub
+ *   slow to answer.
  * @property {Record<string, string>} [headers] Added to every answer (e.g. GitHub's `deprecation`
  *   and `sunset`, which Octokit reports).
  * @property {StandInRepository} [repository] What the context's reads find.
@@ -126,6 +129,8 @@ export async function startStandInGitHub(options = {}) {
   const repository = options.repository ?? {}
   /** @type {http.ServerResponse[]} */
   const hanging = []
+  /** @type {Map<Route | null, number>} How many requests of each route were answered late (delays). */
+  const delayed = new Map()
 
   /**
    * @param {RecordedRequest} req
@@ -342,8 +347,20 @@ export async function startStandInGitHub(options = {}) {
         return
       }
       const { status, body, headers } = answered
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...options.headers, ...headers })
-      res.end(typeof body === 'string' ? body : JSON.stringify(body))
+      const reply = () => {
+        if (res.destroyed) return
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...options.headers, ...headers })
+        res.end(typeof body === 'string' ? body : JSON.stringify(body))
+      }
+      const route = routeOf(req)
+      const delay = route ? options.delays?.[route] : undefined
+      if (delay && (delayed.get(route) ?? 0) < (delay.times ?? 1)) {
+        delayed.set(route, (delayed.get(route) ?? 0) + 1)
+        hanging.push(res)
+        setTimeout(reply, delay.ms).unref()
+        return
+      }
+      reply()
     })
   })
   const host = options.host ?? '127.0.0.1'

@@ -49,7 +49,7 @@ describe('the replies', () => {
     [
       'a pull request',
       { ending: 'final', job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' },
-      /^✅ Job `job_7` opened a pull request: https:\/\/github.com\/o\/r\/pull\/9$/m
+      /^✅ Job `job_7` opened a pull request: `https:\/\/github.com\/o\/r\/pull\/9`$/m
     ],
     [
       'no changes',
