@@ -6,7 +6,6 @@
 import { GitHubReader, type ReadLimits } from '../change-context/github-reader.js'
 import { asObject, count, text } from '../change-context/json-shape.js'
 import { failureClause, ReadFailure } from '../change-context/read-failure.js'
-import { Input } from '../constants.js'
 import { log } from '../log.js'
 import { RetryPolicy } from '../retry-policy.js'
 import { neutralise } from '../untrusted-text.js'
@@ -66,6 +65,13 @@ export function pullRequestDetails(answer: unknown, number: number): PullRequest
   return { number, title, state, changedFiles, additions, deletions }
 }
 
+export interface ReadOptions {
+  /** The name of the input the token came from, for the line that says why it could not read. */
+  tokenInput: string
+  env?: NodeJS.ProcessEnv
+  limits?: ReadLimits
+}
+
 /**
  * Reads the pull request's details with `token`, from GITHUB_API_URL, within DETAILS_LIMITS and `signal`
  * (the run's cancel). Null, with one line saying why, when it cannot: never throws.
@@ -74,12 +80,11 @@ export async function readPullRequestDetails(
   pr: PullRequestAt,
   token: string,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env,
-  limits: ReadLimits = DETAILS_LIMITS
+  { tokenInput, env = process.env, limits = DETAILS_LIMITS }: ReadOptions
 ): Promise<PullRequestDetails | null> {
   const what = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
   if (!token) {
-    log.debug(`Not reading ${what}: ${Input.githubToken} is empty; the summary shows its link only.`)
+    log.debug(`Not reading ${what}: ${tokenInput} is empty; the summary shows its link only.`)
     return null
   }
   const reader = openReader(token, signal, env, limits)
@@ -96,7 +101,7 @@ export async function readPullRequestDetails(
     return details
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
-    const line = `Could not read ${failureClause(error, Input.githubToken)}. The summary shows its link only.`
+    const line = `Could not read ${failureClause(error, tokenInput)}. The summary shows its link only.`
     // A token that may not read it (another repository, a private one) is the common case, not a fault.
     const quiet = error.kind === 'forbidden' || error.kind === 'not-found' || error.kind === 'cancelled'
     if (quiet) log.debug(line)

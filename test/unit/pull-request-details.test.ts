@@ -45,7 +45,8 @@ function read(options: { token?: string; signal?: AbortSignal; requestMs?: numbe
   const limits = options.requestMs
     ? { maxRequests: 1, totalMs: options.requestMs, requestMs: options.requestMs, maxBodyBytes: 1024 * 1024 }
     : undefined
-  return readPullRequestDetails(PR, options.token ?? TOKEN, options.signal ?? new AbortController().signal, env, limits)
+  const signal = options.signal ?? new AbortController().signal
+  return readPullRequestDetails(PR, options.token ?? TOKEN, signal, { tokenInput: 'githubToken', env, limits })
 }
 
 describe('readPullRequestDetails', () => {
