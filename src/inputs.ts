@@ -1,9 +1,11 @@
 import * as core from '@actions/core'
+import { readEventPayload } from './change-context/from-runner.js'
 import { parseContextLimit, parseContextMode, type ContextMode } from './change-context/settings.js'
 import { isCommentEvent } from './comment-trigger.js'
 import { Input } from './constants.js'
 import { formatDuration, parseDuration } from './duration.js'
 import { ActionError } from './errors.js'
+import { forkKeySentence, forkWithoutSecrets } from './github/fork.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './input-names.js'
 import { isJobId } from './job-record.js'
 import { log } from './log.js'
@@ -96,6 +98,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   for (const input of misnamed) log.warning(describeMisnamed(input))
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
+  // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
+  const fork = core.getInput(Input.apiKey)
+    ? null
+    : forkWithoutSecrets(env.GITHUB_EVENT_NAME ?? '', readEventPayload(env.GITHUB_EVENT_PATH))
+  if (fork && !misnamed.some((input) => input.meant === Input.apiKey))
+    throw new ActionError(forkKeySentence(fork, Input.apiKey))
   const apiKey = required(
     Input.apiKey,
     'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'

@@ -22,6 +22,7 @@ import { log } from './log.js'
 import { setJobIdOutput, setJobOutputs } from './outputs.js'
 import { joinPrompts } from './prompt-file.js'
 import { checkProxyVariables } from './proxy-variables.js'
+import { agentPullRequestShown } from './report/agent-pull-request-shown.js'
 import { noSignWindowMs } from './retry-policy.js'
 import { describeEnding, staleLine, type RunOutcome } from './run-ending.js'
 import { statusLogger } from './status-log.js'
@@ -124,15 +125,19 @@ export async function run(): Promise<void> {
   } finally {
     cancel.stop()
     announce(state)
-    // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
-    if (state.jobId || (state.settings && state.ending !== 'error' && state.ending !== 'skipped')) {
+    // What the agent did, as GitHub shows its pull request: one bounded read, for the summary and the reply.
+    const token = state.settings?.githubToken ?? ''
+    const pullRequest = await agentPullRequestShown(state, token, cancel.signal)
+    // A summary for every ending but a skip (an event that starts nothing): a run that failed before any
+    // job existed says so there too.
+    if (state.ending !== 'skipped') {
       const { prompt, context, writeStarted } = state
       const leaving = state.leaving && { ...state.leaving, wasSent: writeStarted }
-      await writeSummary({ outcome: state, prompt, context, leaving, elapsedMs: Date.now() - startedAt })
+      await writeSummary({ outcome: state, prompt, context, leaving, elapsedMs: Date.now() - startedAt, pullRequest })
     }
     // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
     await Promise.all([
-      replies?.finish(state, Date.now() - startedAt),
+      replies?.finish(state, Date.now() - startedAt, pullRequest),
       leaveAgentNote(state, state.settings?.githubToken ?? '', comment, replies, cancel.signal)
     ])
     await service?.close()
