@@ -20,9 +20,10 @@ export function verdictOf(outcome: RunOutcome): Verdict {
   const { icon, level } = describeEnding(outcome)
   const named = `job ${jobId}`
   const withJobIdAlone = `run this action with ${Input.jobId}: ${jobId} and no ${Input.prompt}`
-  const keepsRunning = 'The job keeps running on the service, which has no cancel operation.'
   const dashboard = `Look at ${named} in the project's dashboard`
-  const says = (verdict: string, next: string): Verdict => ({ heading: `${icon} ${verdict}`.trim(), next })
+  // A completed job fails the step under requirePr: the heading's mark says the step's verdict, not the job's.
+  const mark = outcome.ending === 'final' && level === 'failed' ? '❌' : icon
+  const says = (verdict: string, next: string): Verdict => ({ heading: `${mark} ${verdict}`.trim(), next })
   switch (outcome.ending) {
     case 'final': {
       const status = job?.status ?? ''
@@ -55,7 +56,7 @@ export function verdictOf(outcome: RunOutcome): Verdict {
     case 'timeout':
       return says(
         `Timed out: ${named} is still running`,
-        `${keepsRunning} To follow it again, ${withJobIdAlone}, or raise ${Input.timeout}.`
+        `To follow it again, ${withJobIdAlone}, or raise ${Input.timeout}.`
       )
     case 'noSign':
       return says(
@@ -64,7 +65,7 @@ export function verdictOf(outcome: RunOutcome): Verdict {
       )
     case 'cancelled':
       if (jobId) {
-        return says(`Cancelled: ${named} is still running`, `${keepsRunning} To follow it again, ${withJobIdAlone}.`)
+        return says(`Cancelled: ${named} is still running`, `To follow it again, ${withJobIdAlone}.`)
       }
       return outcome.writeInFlight
         ? says(
