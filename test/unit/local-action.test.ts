@@ -56,7 +56,9 @@ describe('npm run local-action', () => {
       ['/v2/agent/from-dotenv/job', { prompt: 'Document what .env asks' }]
     ])
     expect(run.stdout).toMatch(/local-action ran src\/main\.ts with the inputs in .*\.env: job \S+, status active\./)
-  }, 30_000)
+    // local-action starts through npm exec and compiles src/ as it starts, seconds of CPU: on a 2-core
+    // machine shared with other suites it took over a minute, so two.
+  }, 120_000)
 
   it('against the stand-ins, opens no connection beyond 127.0.0.1: GitHub calls go to the stand-in for its API', async () => {
     folder = await mkdtemp(join(tmpdir(), 'local-action-test-'))
@@ -79,5 +81,5 @@ describe('npm run local-action', () => {
     expect(run.stdout).toMatch(/The stand-in for GitHub's API received [1-9]\d* request\(s\)\./)
     expect(run.stdout).not.toContain('${{ github.token }}')
     expect(run.stdout).not.toContain('::notice::Could not leave a note')
-  }, 60_000)
+  }, 120_000)
 })
