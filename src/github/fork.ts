@@ -1,7 +1,7 @@
 // A pull request from a fork: GitHub runs `pull_request` workflows (and reviews and review comments on
 // it) for such a pull request with no secrets and a read-only token, so the key input arrives empty.
 // Read from the event payload (outside text): only a name of the shape owner/name is ever repeated.
-import { asObject, text } from '../change-context/json-shape.js'
+import { asObject, text } from './json-shape.js'
 
 /** The pull request a run is for, when its head is in a fork. */
 export interface ForkPullRequest {

@@ -3,12 +3,12 @@
 // `GET /repos/{owner}/{repo}/pulls/{number}` with the run's token, on the GitHub the workflow runs on;
 // a pull request the token may not read (403, 404) is one debug line, never a warning: the run shows
 // the bare link, as before. The answer is outside text: its shape is checked, its title neutralised.
-import { GitHubReader, type ReadLimits } from '../change-context/github-reader.js'
-import { asObject, count, text } from '../change-context/json-shape.js'
-import { failureClause, ReadFailure } from '../change-context/read-failure.js'
-import { log } from '../log.js'
-import { RetryPolicy } from '../retry-policy.js'
-import { neutralise } from '../untrusted-text.js'
+import { openGitHubReader, UNUSABLE_API_URL, type ReadLimits } from './reader.js'
+import { asObject, count, text } from './json-shape.js'
+import { failureClause, ReadFailure } from './read-failure.js'
+import { log } from '../runtime/log.js'
+import { RetryPolicy } from '../net/retry-policy.js'
+import { neutralise } from '../safety/neutralise.js'
 
 /** A pull request on the GitHub the workflow runs on. */
 export interface PullRequestAt {
@@ -87,9 +87,9 @@ export async function readPullRequestDetails(
     log.debug(`Not reading ${what}: ${tokenInput} is empty; the summary shows its link only.`)
     return null
   }
-  const reader = openReader(token, signal, env, limits)
+  const reader = openGitHubReader(env.GITHUB_API_URL, token, limits, signal)
   if (!reader) {
-    log.debug(`Not reading ${what}: GITHUB_API_URL is not an http(s) address; the summary shows its link only.`)
+    log.debug(`Not reading ${what}: ${UNUSABLE_API_URL}; the summary shows its link only.`)
     return null
   }
   try {
@@ -116,19 +116,4 @@ export async function readPullRequestDetails(
 export function changeLine(details: PullRequestDetails): string {
   const files = `${details.changedFiles} ${details.changedFiles === 1 ? 'file' : 'files'} changed`
   return `${details.state} · ${files}, +${details.additions} −${details.deletions}`
-}
-
-function openReader(
-  token: string,
-  signal: AbortSignal,
-  env: NodeJS.ProcessEnv,
-  limits: ReadLimits
-): GitHubReader | null {
-  try {
-    const url = new URL(env.GITHUB_API_URL || 'https://api.github.com')
-    if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return null
-    return new GitHubReader(url.href, token, limits, signal)
-  } catch {
-    return null
-  }
 }

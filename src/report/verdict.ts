@@ -2,9 +2,9 @@
 // timed out, cancelled, or that nothing was created), the job when there is one, and the next step.
 // Its words are the action's own; the job id is a checked token (job-record.ts) and the reason of a
 // failure is the action's own sentence. The summary escapes all of it as HTML.
-import { Input } from '../constants.js'
-import { describeEnding, type RunOutcome } from '../run-ending.js'
-import { pullRequestNumber } from '../pull-request-link.js'
+import { Input } from '../inputs/action-names.js'
+import { describeEnding, type RunOutcome } from './run-ending.js'
+import { pullRequestNumber } from '../service/pull-request-link.js'
 
 export interface Verdict {
   /** The heading: an icon, the verdict, the job. */

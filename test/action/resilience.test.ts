@@ -313,7 +313,7 @@ describe('following the job', () => {
     expect(own.requestsOf('GET').length).toBeGreaterThanOrEqual(3)
     expect(
       run.stdout.match(
-        new RegExp(`^(Reading|Could not read) job ${run.outputs.jobId}.* Trying again in [\\d.]+s\\.$`, 'gm')
+        new RegExp(`^(Reading|Could not read) job ${run.outputs.jobId}.* Trying again in [\\d.]+m?s\\.$`, 'gm')
       )
     ).toHaveLength(2)
     expectCleanOutputOf(run, own.apiKey)

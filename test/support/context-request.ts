@@ -1,7 +1,7 @@
 // What the change-context unit tests hand gatherChangeContext: a run of the docs.yml workflow in
 // octo-org/docs-site, reading from a stand-in GitHub API, with read limits small enough for a test.
-import type { ChangeContextRequest } from '../../src/change-context/gather.js'
-import type { ReadLimits } from '../../src/change-context/github-reader.js'
+import type { ChangeContextRequest } from '../../src/context/change-context.js'
+import type { ReadLimits } from '../../src/github/reader.js'
 import type { StandInGitHub } from './stand-in-github.js'
 
 export const TOKEN = 'ghs_context_token_0123456789'
@@ -11,7 +11,7 @@ export const WORKFLOW_REF = `${REPO}/.github/workflows/docs.yml@refs/heads/main`
 
 /**
  * Three requests, as in a run, and time limits no answer from the stand-in comes near on a busy
- * machine: a test of a limit sets that one short itself (change-context-bounds.test.ts).
+ * machine: a test of a limit sets that one short itself (test/unit/context/bounds.test.ts).
  */
 export const TEST_LIMITS: ReadLimits = {
   maxRequests: 3,
