@@ -55,7 +55,15 @@ export async function writeSummary({
     ...row('Source', source),
     ...(followedAJob(outcome) ? [['Followed for', formatDuration(elapsedMs)] as [string, string]] : [])
   ]
-  const said = `<p>${escapeHtml(describeEnding(outcome).short)}</p><p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>`
+  const { short } = describeEnding(outcome)
+  // A failure's reason is the sentence that says what happened and what to do: it stands in for the
+  // short sentence, which points to the log, but where a write's answer was lost the short sentence's
+  // warning (a job, or the message, may exist) comes first.
+  const said =
+    outcome.ending === 'error' && outcome.reason
+      ? `${outcome.writeUncertain || outcome.createdUnread || outcome.followUp ? `<p>${escapeHtml(short)}</p>` : ''}` +
+        `<p>${escapeHtml(outcome.reason)}</p>`
+      : `<p>${escapeHtml(short)}</p><p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>`
   const summary = core.summary
     .addHeading(escapeHtml(verdict.heading), 3)
     .addRaw(said, true)

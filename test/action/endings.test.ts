@@ -71,7 +71,8 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
 
   it('a timeout: "Timed out", the job, and to follow it again with jobId and no prompt', async (test) => {
     const service = await standIn(test, { plan: { activeMs: 60_000 } })
-    const run = await runAction({ inputs: inputsFor(service, { timeout: '2s' }) })
+    // Long enough for the create and a read on a busy machine: the heading names the job only once it exists.
+    const run = await runAction({ inputs: inputsFor(service, { timeout: '5s' }) })
     const job = run.outputs.jobId
 
     expect(run.code).toBe(1)
