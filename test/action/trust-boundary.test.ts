@@ -286,7 +286,10 @@ describe.concurrent('item 10: hostile answers from GitHub are cheap to refuse', 
     )
 
     expect(run.code).toBe(0)
-    expect(github.reads).toHaveLength(2)
+    // Both are read on an idle machine; on a loaded one the context's 10 s may end after the first.
+    // Either way each answer read is refused in one sentence, and the job is still created.
+    expect(github.reads.length).toBeGreaterThanOrEqual(1)
+    expect(github.reads.length).toBeLessThanOrEqual(2)
     expect(service.created).toBe(1)
     const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))
     expect(warnings).toHaveLength(1)
