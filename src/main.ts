@@ -15,6 +15,7 @@ import { isFinal, type Job } from './service/job-record.js'
 import { JobService } from './service/job-service.js'
 import { ServiceError } from './service/service-error.js'
 import { writeSummary } from './report/summary.js'
+import { agentPullRequestShown } from './report/agent-pull-request-shown.js'
 import { log } from './runtime/log.js'
 import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
@@ -122,20 +123,24 @@ export async function run(): Promise<void> {
   }
   announceOnce(outcome)
   const elapsedMs = (): number => Date.now() - startedAt
-  // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
-  if (outcome.jobId || (settings && outcome.ending !== 'error' && outcome.ending !== 'skipped')) {
+  // What the agent did, as GitHub shows its pull request: one bounded read, for the summary and the reply.
+  const pullRequest = await agentPullRequestShown(outcome, settings?.githubToken ?? '', cancel.signal)
+  // A summary for every ending but a skip (an event that starts nothing): a run that failed before any
+  // job existed says so there too.
+  if (outcome.ending !== 'skipped') {
     const leaving = prepared?.leaving && { ...prepared.leaving, wasSent: progress.writeStarted }
     await writeSummary({
       outcome,
       prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
       context: prepared?.context ?? '',
       leaving,
-      elapsedMs: elapsedMs()
+      elapsedMs: elapsedMs(),
+      pullRequest
     })
   }
   // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
   await Promise.all([
-    ask?.replies.finish(outcome, elapsedMs()),
+    ask?.replies.finish(outcome, elapsedMs(), pullRequest),
     leaveAgentNote(outcome, settings, ask?.comment ?? null, cancel.signal)
   ])
   await service?.close()

@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
-import { isCommentEvent } from '../github/event.js'
+import { isCommentEvent, readEventPayload } from '../github/event.js'
+import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
@@ -77,6 +78,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   for (const input of misnamed) log.warning(describeMisnamed(input))
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
+  // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
+  const fork = core.getInput(Input.apiKey)
+    ? null
+    : forkWithoutSecrets(env.GITHUB_EVENT_NAME ?? '', readEventPayload(env.GITHUB_EVENT_PATH))
+  if (fork && !misnamed.some((input) => input.meant === Input.apiKey))
+    throw new ActionError(forkKeySentence(fork, Input.apiKey))
   const apiKey = required(
     Input.apiKey,
     'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'

@@ -10,6 +10,8 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import { RetryPolicy } from '../net/retry-policy.js'
 import { describeEnding, type JobSoFar, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { markdownCodeSpan, neutralise } from '../safety/neutralise.js'
+import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
+import { isFinal } from '../service/job-record.js'
 
 /**
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
@@ -29,7 +31,7 @@ export interface CommentReplies {
    * Says how the run ended: updates the reply (one GitHub made but did not answer for is looked for
    * first), or adds one if there is none.
    */
-  finish(outcome: RunOutcome, elapsedMs: number): Promise<void>
+  finish(outcome: RunOutcome, elapsedMs: number, pullRequest?: PullRequestDetails | null): Promise<void>
 }
 
 /** What this action reads of a comment it posted. */
@@ -208,7 +210,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
         if (thread && !finished) want(outcomeReply(outcome, thread.runUrl, elapsedMs))
       })
     },
-    finish: async (outcome, elapsedMs) => {
+    finish: async (outcome, elapsedMs, pullRequest = null) => {
       finished = true
       const timer = setTimeout(
         () => repliesOver.abort(new Error(`GitHub did not answer within ${afterRunEndsMs / 1000}s of the run's end`)),
@@ -217,7 +219,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
       try {
         const loaded = await Promise.race([client, whenAborted(repliesOver.signal)])
         if (!loaded) return
-        const body = (finalBody = outcomeReply(outcome, loaded.runUrl, elapsedMs))
+        const body = (finalBody = outcomeReply(outcome, loaded.runUrl, elapsedMs, pullRequest))
         // The first reply gets half the grace to be answered for; then it is looked for, before another is posted.
         await Promise.race([opened, whenAborted(repliesOver.signal), delay(afterRunEndsMs / 2, null, { ref: false })])
         if (replyId === undefined && !replyRefused && !repliesOver.signal.aborted) {
@@ -245,15 +247,23 @@ export function startedReply(runUrl: string): string {
   return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`
 }
 
-/** The reply while the job runs: its id and its status as last read (and, after a message, that it was sent). */
+/**
+ * The reply while the run goes: the job's id and its status as last read (and, after a message, that it
+ * was sent). The waiting mark only while the job works: a final status read before the run ends is said
+ * without it, and after a message the job's old final status is not shown as if it were the news.
+ */
 export function progressReply(outcome: JobSoFar, runUrl: string): string {
   const id = ON_THE_THREAD.id(outcome.jobId)
   const status = outcome.job ? ON_THE_THREAD.status(outcome.job.status) : '`starting`'
-  // After a follow-up message the job may read its old final status for a while: say what was done first.
+  const final = outcome.job !== null && isFinal(outcome.job.status)
   const state = outcome.followUp
-    ? `The instruction went to job ${id} as a follow-up; it is ${status}`
-    : `Job ${id} is ${status}`
-  return blankSecrets(`⏳ ${state}. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`)
+    ? final
+      ? `⏳ The instruction went to job ${id} as a follow-up; waiting for the agent to take it up`
+      : `⏳ The instruction went to job ${id} as a follow-up; it is ${status}`
+    : final
+      ? `Job ${id} is ${status}; the run is finishing`
+      : `⏳ Job ${id} is ${status}`
+  return blankSecrets(`${state}. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`)
 }
 
 // A reply is posted where the runner's masking does not apply and Markdown is rendered: the
@@ -267,15 +277,22 @@ const ON_THE_THREAD: ValueFormat = {
 }
 
 /**
- * The reply once the run ends: the pull request, no changes, failed, timed out..., then the job id
- * and how long the run took. Its words are the action's own; the service's only as code spans, and
- * a pull request link only of the shape pull-request-link.ts accepts.
+ * The reply once the run ends: the pull request (with its title, state, files and lines when GitHub
+ * showed it), no changes, failed, timed out..., then how long the run took. The sentence names the job,
+ * so nothing after it does again. Its words are the action's own; the service's and GitHub's only as
+ * code spans, and a pull request link only of the shape pull-request-link.ts accepts.
  */
-export function outcomeReply(outcome: RunOutcome, runUrl: string, elapsedMs: number): string {
+export function outcomeReply(
+  outcome: RunOutcome,
+  runUrl: string,
+  elapsedMs: number,
+  pullRequest: PullRequestDetails | null = null
+): string {
   const { icon, short } = describeEnding(outcome, ON_THE_THREAD)
-  const jobId = outcome.jobId || outcome.job?.id || ''
-  const facts = [...(jobId ? [`Job ${ON_THE_THREAD.id(jobId)}`] : []), `took ${formatDuration(elapsedMs)}`].join(', ')
-  return blankSecrets(`${icon} ${short}\n\n${facts} · [Workflow run](${runUrl})`)
+  const agentDid = pullRequest
+    ? `\n\n${markdownCodeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}`
+    : ''
+  return blankSecrets(`${icon} ${short}${agentDid}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`)
 }
 
 /**

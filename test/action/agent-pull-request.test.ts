@@ -484,7 +484,7 @@ describe('one reply, edited as the run goes', () => {
     expect(reply.bodies.every((body, i) => i === 0 || body !== reply.bodies[i - 1])).toBe(true)
     expect(reply.body).toMatch(
       new RegExp(
-        `^✅ Job \`${jobId}\` opened a pull request: \`https://github\\.com/example/docs/pull/5\`\\n\\nJob \`${jobId}\`, took [\\d.]+m?s · `
+        `^✅ Job \`${jobId}\` opened a pull request: \`https://github\\.com/example/docs/pull/5\`\\n\\nTook [\\d.]+m?s · `
       )
     )
   })
@@ -536,7 +536,9 @@ describe('one reply, edited as the run goes', () => {
     expect(reply.body).toMatch(
       new RegExp(`^🛑 The workflow run was cancelled\\. Job \`${job}\` keeps running on the service`)
     )
-    expect(reply.body).toContain(`Job \`${job}\`, took `)
+    // The job named once, in the sentence.
+    expect(reply.body.split(job).length - 1).toBe(1)
+    expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
   })
 
   it('on timeout: edited with the job id and that the job keeps running on the service', async () => {
@@ -548,6 +550,7 @@ describe('one reply, edited as the run goes', () => {
     const [reply] = github.comments
     expect(github.comments).toHaveLength(1)
     expect(reply.body).toMatch(/^⏱️ Timed out: job `(job_1_\w+)` was still `active`.*It keeps running on the service/)
-    expect(reply.body).toContain(`Job \`${run.outputs.jobId}\`, took `)
+    expect(reply.body.split(run.outputs.jobId).length - 1).toBe(1)
+    expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
   })
 })
