@@ -124,7 +124,7 @@ describe('the replies', () => {
       deletions: 1
     }
     expect(outcomeReply(outcome, RUN, 2000, details)).toBe(
-      '✅ Job `job_7` opened a pull request: https://github.com/o/r/pull/9\n\n' +
+      '✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9`\n\n' +
         '`` Retries @team `x` `` · draft · 2 files changed, +10 −1\n\n' +
         `Took 2.0s · [Workflow run](${RUN})`
     )
