@@ -6,8 +6,18 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 
-/** What a bundle is built from, as far as dist/ records it: the action's sources. */
-export const BUNDLE_SOURCES = ['src']
+/**
+ * What a bundle is built from: the action's sources, the build's own scripts and settings, and the
+ * locked dependencies. A bundle whose recorded hash matches these is what they build, byte for byte
+ * (`.ci/run` checks that the build is reproducible), so the suite may run it rather than build again.
+ */
+export const BUNDLE_SOURCES = [
+  'src',
+  'scripts/bundle.js',
+  'scripts/write-licenses.js',
+  'package-lock.json',
+  'tsconfig.json'
+]
 /** The file, in the bundle's folder, that holds the hash of BUNDLE_SOURCES it was built from. */
 export const SOURCE_HASH_FILE = 'source-hash.txt'
 
