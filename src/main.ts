@@ -4,7 +4,7 @@ import { watchForCancel } from './runtime/cancel.js'
 import type { Blanked } from './safety/credentials.js'
 import { blankInstruction } from './context/for-this-run.js'
 import { startCommentReplies, type CommentReplies } from './report/comment-reply.js'
-import { FRESH_FLAG, readCommentRequest, type TriggeringComment } from './comment/trigger.js'
+import { readCommentRequest, type TriggeringComment } from './comment/trigger.js'
 import { startDeadline, type Deadline } from './runtime/deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
 import { tryingAgain } from './runtime/duration.js'
@@ -96,7 +96,7 @@ export async function run(): Promise<void> {
       if (agentJobId) {
         settings.jobId = agentJobId
         // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
-        progress.newJobWay = `comment \`${readTriggerForNote()} ${FRESH_FLAG} <instruction>\` on the pull request`
+        progress.newJobWay = { by: 'comment', trigger: readTriggerForNote() }
       }
       const made = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
       if ('skipped' in made) {

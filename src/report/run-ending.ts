@@ -1,6 +1,7 @@
 import { Input, Output } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 import type { Job } from '../service/job-record.js'
+import { newJobSentence, type NewJobWay } from '../service/write-sentences.js'
 
 // How a run ended, said once: the step's log, the job summary and the reply on a comment thread
 // all take their words from here, so they cannot tell the same ending two ways. (A little over 300
@@ -21,11 +22,8 @@ export interface JobSoFar {
   jobId: string
   /** The run sent (or was sending) the prompt to an existing job as a follow-up message. */
   followUp?: boolean
-  /**
-   * How to start a new job instead of following up this one, for the reply after a refusal: on the
-   * agent's pull request, the trigger with --new (the commenter gave no jobId to leave out).
-   */
-  newJobWay?: string
+  /** How to start a new job instead of following up this one, said after a refusal. */
+  newJobWay?: NewJobWay
 }
 
 /** How the run ended, with exactly what each ending needs to be told (see Ending). */
@@ -241,8 +239,8 @@ function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
   if (outcome.followUp && !outcome.job && outcome.refused) {
     return (
       `Job ${name} did not take the follow-up message: a job that is archived or failed may take no more, and ` +
-      `nothing was sent anywhere else. ${outcome.newJobWay ? `To start a new job, ${outcome.newJobWay}; ` : ''}` +
-      `${seeLog} more.`
+      `nothing was sent anywhere else. ${outcome.newJobWay ? `${newJobSentence(outcome.newJobWay)} ` : ''}` +
+      "The workflow run's log says more."
     )
   }
   if (outcome.followUp && !outcome.job) {

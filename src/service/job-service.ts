@@ -16,7 +16,7 @@ import { backoffMs, retryAfterMs, RetryPolicy } from '../net/retry-policy.js'
 import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
 import { ServiceError } from './service-error.js'
-import { createSentences, messageSentences, type WriteSentences } from './write-sentences.js'
+import { createSentences, messageSentences, type NewJobWay, type WriteSentences } from './write-sentences.js'
 
 /**
  * A write (a create or a follow-up message): where it goes, how its answer is judged, and the
@@ -88,7 +88,7 @@ export class JobService {
     deadline: Deadline,
     hooks: WriteHooks = {},
     /** How to start a new job instead, said after a refusal: by default, the action without jobId. */
-    newJobWay?: string
+    newJobWay?: NewJobWay
   ): Promise<Job | null> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
     const says = messageSentences(jobId, this.options.projectId, this.options.baseUrl, newJobWay)

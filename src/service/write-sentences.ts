@@ -2,6 +2,7 @@
 // and what to do. A line from a user's log is found here by searching for its words. The two writes
 // fail the same ways, and JobService.write decides which; each kind of failure has one sentence per
 // write, side by side.
+import { FRESH_FLAG } from '../comment/trigger.js'
 
 /** The sentences of one write, by failure. */
 export interface WriteSentences {
@@ -64,15 +65,26 @@ export function createSentences(projectId: string, baseUrl: string): WriteSenten
   }
 }
 
-/** The way to a new job named after a refused message, unless the caller knows a better one. */
-const NEW_JOB_WAY = 'run this action without jobId'
+/**
+ * How the person who asked can start a new job instead of following up this one: by running the
+ * action without jobId, or, on the agent's pull request (where they gave no jobId), by commenting the
+ * trigger with --new.
+ */
+export type NewJobWay = { by: 'input' } | { by: 'comment'; trigger: string }
+
+/** The sentence that names the way to a new job after a refused message. */
+export function newJobSentence(way: NewJobWay): string {
+  return way.by === 'comment'
+    ? `To start a new job, comment \`${way.trigger} ${FRESH_FLAG} <instruction>\` on the pull request.`
+    : 'To start a new job, run this action without jobId.'
+}
 
 export function messageSentences(
   jobId: string,
   projectId: string,
   baseUrl: string,
-  /** How to start a new job instead, said after a refusal (on the agent's pull request: a comment with --new). */
-  newJobWay = NEW_JOB_WAY
+  /** How to start a new job instead, said after a refusal. */
+  newJobWay: NewJobWay = { by: 'input' }
 ): WriteSentences {
   // The sentence of every failure after which the message may have reached the job: said once here, whole.
   const mayHaveReached =
@@ -94,10 +106,10 @@ export function messageSentences(
     refused: (status, excerpt) =>
       status === 404
         ? `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 404: ${excerpt}): the job is not ` +
-          `in this project, or takes no more messages. Check jobId and projectId. No new job was created; to start ` +
-          `one, ${newJobWay}.`
+          `in this project, or takes no more messages. Check jobId and projectId. No new job was created. ` +
+          newJobSentence(newJobWay)
         : `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 400: ${excerpt}): a job that is ` +
-          `archived or failed may take no more messages. No new job was created; to start one, ${newJobWay}.`,
+          `archived or failed may take no more messages. No new job was created. ${newJobSentence(newJobWay)}`,
     timedOutBeforeSent: () =>
       `The timeout ran out before the message to job ${jobId} could be sent to ${baseUrl}. The message did not reach ` +
       `job ${jobId}; check that baseUrl is reachable from the runner, or raise the timeout.`,
