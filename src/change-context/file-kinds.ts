@@ -4,6 +4,8 @@
 // by convention (.env, a private key, .npmrc...) is named with its line counts, and its diff is
 // never sent, whatever is in it.
 
+import { isSecretPath } from '../safety/credentials/secret-files.js'
+
 /** What a changed file is, for ordering and for whether its diff is worth showing. */
 export type FileKind = 'source' | 'test' | 'lockfile' | 'generated' | 'vendored' | 'binary' | 'secret'
 
@@ -16,33 +18,6 @@ const RANK: Record<FileKind, number> = {
   binary: 2,
   secret: 2
 }
-
-// Names that hold credentials by convention: environment files, private keys and keystores, and the
-// credential files of package managers, clouds and tools.
-const SECRET_NAMES = new Set([
-  '.npmrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.netrc',
-  '_netrc',
-  '.git-credentials',
-  '.htpasswd',
-  '.pgpass',
-  '.dockercfg',
-  'credentials.json',
-  'client_secret.json',
-  'service-account.json',
-  'secrets.json',
-  'secrets.yml',
-  'secrets.yaml',
-  'secrets.toml',
-  'credentials.yml.enc',
-  'master.key',
-  'terraform.tfvars'
-])
-const SECRET_PATTERNS =
-  /^(\.env|\.env\..+|.+\.env|id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\..*)?|.+\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx))$/
-const SECRET_DIRS = /(^|\/)(\.aws\/credentials|\.docker\/config\.json|\.kube\/config|\.ssh\/[^/]+)$/
 
 const LOCKFILES = new Set([
   'package-lock.json',
@@ -81,17 +56,13 @@ const TEST_NAMES =
 
 export function fileKind(path: string): FileKind {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase()
-  if (isSecretFile(path, name)) return 'secret'
+  if (isSecretPath(path)) return 'secret'
   if (LOCKFILES.has(name) || name.endsWith('.lock')) return 'lockfile'
   if (BINARY_EXTENSIONS.test(name)) return 'binary'
   if (VENDORED_DIRS.test(path)) return 'vendored'
   if (GENERATED_DIRS.test(path) || GENERATED_NAMES.test(name)) return 'generated'
   if (TEST_DIRS.test(path) || TEST_NAMES.test(path)) return 'test'
   return 'source'
-}
-
-function isSecretFile(path: string, name: string): boolean {
-  return SECRET_NAMES.has(name) || SECRET_PATTERNS.test(name) || SECRET_DIRS.test(path.toLowerCase())
 }
 
 /** Whether a file of this kind may have its diff shown. */
