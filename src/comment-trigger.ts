@@ -56,6 +56,8 @@ export interface CommentRules {
   repository?: string
   /** `GITHUB_EVENT_NAME`: which of COMMENT_EVENTS brought the comment (default issue_comment). */
   eventName?: string
+  /** Blanks the credentials in a review comment's whole diff hunk, before it is cut (review-location.ts). */
+  blankHunk?: (hunk: string) => string
 }
 
 // owner/name as GitHub allows them: it goes into API paths and into the link of every reply.
@@ -66,7 +68,7 @@ const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
  * starts a job.
  */
 export function readCommentRequest(
-  rules: Pick<CommentRules, 'trigger' | 'allowedAssociations'>,
+  rules: Pick<CommentRules, 'trigger' | 'allowedAssociations' | 'blankHunk'>,
   env: NodeJS.ProcessEnv = process.env
 ): CommentRequest {
   return decideComment(readPayload(env.GITHUB_EVENT_PATH), {
@@ -151,7 +153,7 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
   const replyTo = written.in_reply_to_id
   if (typeof replyTo === 'number' && Number.isSafeInteger(replyTo)) triggering.replyTo = replyTo
   const location = (triggering.location = diffLocation(written))
-  return { start: true, prompt: instructionAt(instruction, location), comment: triggering, fresh }
+  return { start: true, prompt: instructionAt(instruction, location, rules.blankHunk), comment: triggering, fresh }
 }
 
 /**

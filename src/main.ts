@@ -1,7 +1,7 @@
 import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
 import { watchForCancel } from './cancel.js'
 import type { Blanked } from './change-context/credentials.js'
-import { blankInstruction, gatherRunContext, promptWithSection } from './change-context/run-context.js'
+import { blankInstruction, blankWhatIsSent, gatherRunContext, hunkBlanker } from './change-context/run-context.js'
 import { startCommentReplies, type CommentReplies } from './comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
 import { startDeadline, type Deadline } from './deadline.js'
@@ -64,11 +64,14 @@ export async function run(): Promise<void> {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
     // to say that the workflow's inputs are wrong).
     const commentSettings = readCommentSettings()
-    const request = commentSettings ? readCommentRequest(commentSettings) : null
+    // A review comment's diff hunk is scanned whole before it is cut to its last lines.
+    const hunk =
+      commentSettings && process.env.GITHUB_EVENT_NAME === 'pull_request_review_comment' ? await hunkBlanker() : null
+    const request = commentSettings ? readCommentRequest({ ...commentSettings, blankHunk: hunk?.blank }) : null
     if (request && !request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
     let instruction = { text: '', blanked: [] as Blanked[] }
     if (request) {
-      instruction = await blankInstruction(request.prompt)
+      instruction = await blankInstruction(request.prompt, hunk?.blanked)
       state.prompt = instruction.text
       comment = request.comment
       replies = startCommentReplies(comment, readGithubToken())
@@ -94,9 +97,16 @@ export async function run(): Promise<void> {
     if (context?.startsNothing) {
       return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
     }
-    state.context = context?.section ?? ''
-    const sent = promptWithSection(state.prompt, state.context)
-    if (state.prompt) state.leaving = whatLeaves(sent, state.prompt, context, settings, instruction.blanked)
+    // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and
+    // the section), scanned once more after every cut, so that what is scanned is what is sent.
+    const final = state.prompt ? await blankWhatIsSent(state.prompt, context?.section ?? '') : null
+    state.prompt = final?.prompt ?? ''
+    state.context = final?.section ?? ''
+    const sent = final?.sent ?? ''
+    if (final) {
+      const blanked = [...instruction.blanked, ...final.blanked]
+      state.leaving = whatLeaves(sent, state.prompt, context, settings, blanked)
+    }
     // A dry run stops here: the exact prompt is shown, and nothing is sent to the service.
     if (settings.dryRun) {
       showDryRun(state.leaving)

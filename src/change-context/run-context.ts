@@ -64,15 +64,57 @@ export async function gatherRunContext(
 }
 
 /**
+ * Blanks the credentials of a review comment's diff hunk, whole, before it is cut to its last lines:
+ * the scan loads only for a comment-triggered run. What it blanked is in `blanked`, for the log and
+ * the summary (blankInstruction counts it with the instruction's).
+ */
+export async function hunkBlanker(): Promise<{ blank: (hunk: string) => string; blanked: Blanked[] }> {
+  const { blankCredentialsInText } = await import('./credentials.js')
+  const blanked: Blanked[] = []
+  return {
+    blanked,
+    blank: (hunk) => {
+      const result = blankCredentialsInText(hunk, "the comment's diff hunk")
+      blanked.push(...result.blanked)
+      return result.text
+    }
+  }
+}
+
+/**
+ * The final pass over what is sent: the prompt (promptFile's text, the prompt input or the comment's
+ * instruction) and the context section, after every normalisation and cut, scanned once more, so that
+ * what is scanned is exactly what is sent. Returns the prompt as sent, its two parts as the summary
+ * shows them, and what this pass blanked (logged here), which the earlier passes could not see.
+ */
+export async function blankWhatIsSent(
+  prompt: string,
+  section: string
+): Promise<{ sent: string; prompt: string; section: string; blanked: Blanked[] }> {
+  const { blankPrompt } = await import('./credentials.js')
+  const {
+    texts: [sent, blankedPrompt, blankedSection],
+    blanked
+  } = blankPrompt([promptWithSection(prompt, section), prompt, section])
+  await logWhatWasKeptBack({ blanked }, 'prompt')
+  return { sent, prompt: blankedPrompt, section: blankedSection, blanked }
+}
+
+/**
  * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
  * prompt: its credentials are blanked, logged and (for the summary) returned like the context's. The scanner loads only here
  * and with the context, never before a run that sends no outside text.
  */
-export async function blankInstruction(instruction: string): Promise<{ text: string; blanked: Blanked[] }> {
+export async function blankInstruction(
+  instruction: string,
+  /** Blanked already, in the review comment's diff hunk (hunkBlanker). */
+  inHunk: Blanked[] = []
+): Promise<{ text: string; blanked: Blanked[] }> {
   const { blankCredentialsInText } = await import('./credentials.js')
-  const result = await blankCredentialsInText(instruction, "the comment's instruction")
-  await logWhatWasKeptBack(result, "comment's instruction")
-  return result
+  const result = blankCredentialsInText(instruction, "the comment's instruction")
+  const blanked = [...inHunk, ...result.blanked]
+  await logWhatWasKeptBack({ blanked }, "comment's instruction")
+  return { text: result.text, blanked }
 }
 
 /** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
@@ -83,12 +125,17 @@ export function promptWithSection(prompt: string, section: string): string {
 /** The credentials blanked and the secret files named: how many and where, never a value. */
 async function logWhatWasKeptBack(
   { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
-  what: 'context' | "comment's instruction" = 'context'
+  what: 'context' | "comment's instruction" | 'prompt' = 'context'
 ): Promise<void> {
   if (blanked.length > 0) {
     // Loaded already by whoever blanked them (the scan is in the context's chunk).
     const { describeBlanked } = await import('./credentials.js')
-    const where = what === 'context' ? "the repository's history" : 'the comment, or in the lines of the diff it quotes'
+    const where =
+      what === 'context'
+        ? "the repository's history"
+        : what === 'prompt'
+          ? "the workflow's prompt, its promptFile, or the text it quotes"
+          : 'the comment, or in the lines of the diff it quotes'
     log.warning(
       `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
         `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`

@@ -2,7 +2,7 @@
 // run's own secrets, what is left alone, and secret files. (test/action/what-leaves.test.ts checks
 // the same end to end, through the bundle.)
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { blankCredentials, describeBlanked, type Scanner } from '../../src/change-context/credentials.js'
+import { blankCredentials, describeBlanked } from '../../src/change-context/credentials.js'
 import type { ChangeFacts } from '../../src/change-context/facts.js'
 import { fileKind } from '../../src/change-context/file-kinds.js'
 import { registerSecret } from '../../src/redact.js'
@@ -22,8 +22,8 @@ function diffFacts(text: string, path = 'src/a.ts'): ChangeFacts {
   return { summary: ['Event: push.'], files: { list: [{ path, status: 'modified', patch: text }], total: 1 } }
 }
 
-async function blank(text: string, scanner?: Scanner): Promise<{ text: string; kinds: string[] }> {
-  const scan = await blankCredentials(diffFacts(text), scanner)
+async function blank(text: string): Promise<{ text: string; kinds: string[] }> {
+  const scan = await blankCredentials(diffFacts(text))
   return { text: scan.facts.files?.list[0].patch ?? '', kinds: scan.blanked.map((b) => b.kind) }
 }
 
@@ -114,16 +114,25 @@ describe('blankCredentials', () => {
     )
   })
 
-  it('still applies its patterns when the rule set fails', async () => {
-    const failing: Scanner = () => Promise.reject(new Error('no rules'))
-    const { text } = await blank(`+${j('AKIA', 'Q3T7HZKXW2RMPLNV')}`, failing)
-    expect(text).toBe('+[redacted: AWS access key]')
-  })
-
   it("drops a secret file's diff and names the file", async () => {
     const scan = await blankCredentials(diffFacts('+DATABASE_PASSWORD=hunter2', 'deploy/.env.production'))
     expect(scan.facts.files?.list[0].patch).toBeUndefined()
     expect(scan.secretFiles).toEqual(['deploy/.env.production'])
+  })
+
+  it('drops the diff of a file renamed from a secret file, and names it by its new name', async () => {
+    const facts: ChangeFacts = {
+      summary: ['Event: push.'],
+      files: {
+        list: [
+          { path: 'config/app.ini', previousPath: '.env', status: 'renamed', patch: '+DB_HOST=db\n+DB_PORT=5432' }
+        ],
+        total: 1
+      }
+    }
+    const scan = await blankCredentials(facts)
+    expect(scan.facts.files?.list[0].patch).toBeUndefined()
+    expect(scan.secretFiles).toEqual(['config/app.ini'])
   })
 })
 
