@@ -100,18 +100,14 @@ describe('a push with context: diff', () => {
         patch: [`@@ -0,0 +1,${ORDINARY.length} @@`, ...ORDINARY.map((line) => `+${line}`)].join('\n')
       })
     )
-    const messages = samples.filter((s) => s.where === 'commit message')
+    // A commit's subject line is what the context quotes, and it lists the last 50 commits: 48 message
+    // samples, spread over the families, each one commit's subject, on one line.
+    const allMessages = samples.filter((s) => s.where === 'commit message')
+    const messages = allMessages.filter((_, i) => i % Math.ceil(allMessages.length / 48) === 0).slice(0, 48)
     const history = [
       standInCommit('Start', [changedFile('src/start.ts')]),
-      ...Array.from({ length: 4 }, (_, n) =>
-        standInCommit(
-          messages
-            .filter((_, i) => i % 4 === n)
-            .map((s) => s.text)
-            .join('\n'),
-          n === 0 ? files : [changedFile(`src/part${n}.ts`)]
-        )
-      )
+      standInCommit('Add the samples', files),
+      ...messages.map((s, i) => standInCommit(s.text.trim().replace(/\s*\n\s*/g, ' '), [changedFile(`src/m${i}.ts`)]))
     ]
     service = await startStandInService({ plan: { activeMs: 100 } })
     github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
@@ -119,7 +115,7 @@ describe('a push with context: diff', () => {
 
     expect(result.code).toBe(0)
     const [prompt] = promptsSent()
-    const planted = samples.filter((s) => s.where === 'diff line' || s.where === 'commit message')
+    const planted = [...samples.filter((s) => s.where === 'diff line'), ...messages]
     const leaked = planted.filter((s) => s.secrets.some((secret) => prompt.includes(secret)))
     expect(leaked.map((s) => `${s.rule} (${s.where})`)).toEqual([])
     // Each planted sample became a marker: the diffs and messages were all in the prompt to be scanned.
