@@ -3,7 +3,7 @@
 // secret files named), and a dry run shows the exact prompt in the log and the summary instead of
 // sending it.
 import * as core from '@actions/core'
-import { describeBlanked, type Blanked } from './change-context/credentials.js'
+import { describeBlanked, type Blanked } from './safety/credentials/blanked.js'
 import type { ChangeContext } from './change-context/gather.js'
 import { Output } from './constants.js'
 import { log } from './log.js'

@@ -9,13 +9,10 @@
 import { blankSecrets } from '../redact.js'
 import { blankTexts, normalise } from '../safety/credentials/scan.js'
 import { isSecretFile } from '../safety/credentials/secret-files.js'
+import type { Blanked } from '../safety/credentials/blanked.js'
 import type { ChangeFacts } from './facts.js'
 
-/** One credential blanked: its kind and where it was (a commit, a file, the description). */
-export interface Blanked {
-  kind: string
-  where: string
-}
+export { describeBlanked, type Blanked } from '../safety/credentials/blanked.js'
 
 /** What the scan did to the facts. */
 export interface CredentialScan {
@@ -142,21 +139,4 @@ function piecesOf(facts: ChangeFacts): Piece[] {
     )
   }
   return pieces
-}
-
-/** "3 credentials blanked: 2 GitHub tokens (commit abc1234, file src/a.ts), 1 ..." for the log and summary. */
-export function describeBlanked(blanked: readonly Blanked[]): string {
-  const byKind = new Map<string, Set<string>>()
-  const counts = new Map<string, number>()
-  for (const { kind, where } of blanked) {
-    byKind.set(kind, (byKind.get(kind) ?? new Set()).add(where))
-    counts.set(kind, (counts.get(kind) ?? 0) + 1)
-  }
-  return [...byKind]
-    .map(([kind, wheres]) => {
-      const places = [...wheres]
-      const shown = places.slice(0, 5).join(', ') + (places.length > 5 ? `, and ${places.length - 5} more` : '')
-      return `${counts.get(kind)} × ${kind} (${shown})`
-    })
-    .join('; ')
 }
