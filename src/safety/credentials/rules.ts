@@ -45,7 +45,7 @@ export interface NamedRule {
 }
 
 // Boundaries: not inside a longer run of word characters.
-import { isOrdinaryWords } from './entropy.js'
+import { isOrdinaryWords, isReference } from './entropy.js'
 
 const B = '(?<![A-Za-z0-9_])'
 const E = '(?![A-Za-z0-9_])'
@@ -414,7 +414,9 @@ export const TOKEN_RULES: TokenRule[] = [
     pattern: '<add key=\\\\?"(?:ClearText)?Password\\\\?"\\s*value=\\\\?"([^"\\\\]{4,})\\\\?"\\s*/>',
     group: 1,
     ignoreCase: true,
-    keywords: ['<add key=']
+    keywords: ['<add key='],
+    // `value="${pass}"` in a template is a slot, not a password.
+    verify: (match) => !isReference(match)
   },
   {
     id: 'artifactory-key',
