@@ -164,13 +164,13 @@ const filesIn = (dir, pattern) => {
     return []
   }
 }
-take('READMEs of installed packages (prose)', 6000, (/** @type {string} */ dir) => filesIn(dir, /^readme\.md$/i))
-take('JavaScript and TypeScript sources of installed packages (code)', 6000, (/** @type {string} */ dir) => [
+take('READMEs of installed packages (prose)', 15000, (/** @type {string} */ dir) => filesIn(dir, /^readme\.md$/i))
+take('JavaScript and TypeScript sources of installed packages (code)', 30000, (/** @type {string} */ dir) => [
   ...filesIn(dir, /\.(?:js|mjs|cjs|d\.ts)$/),
   ...filesIn(join(dir, 'lib'), /\.(?:js|mjs|cjs|d\.ts)$/),
   ...filesIn(join(dir, 'dist'), /\.(?:js|mjs|cjs|d\.ts)$/)
 ])
-take('package.json, YAML and other configuration of installed packages', 4000, (/** @type {string} */ dir) => [
+take('package.json, YAML and other configuration of installed packages', 8000, (/** @type {string} */ dir) => [
   ...filesIn(dir, /^(?:package\.json|tsconfig\.json|.*\.ya?ml|\.npmignore|\.editorconfig)$/)
 ])
 
@@ -185,11 +185,15 @@ for (const { source, text } of ordinary) {
   const { text: output } = scan.blankText(input)
   const before = input.split('\n')
   const after = output.split('\n')
-  const hits = after.filter((line) => line.includes('[redacted: '))
+  // Every line not as it was (when the line count is kept), else every line with a marker (a blanked
+  // key block joins its lines).
+  const hits =
+    before.length === after.length
+      ? after.filter((line, i) => line !== before[i])
+      : after.filter((line) => line.includes('[redacted: '))
   changed += hits.length
   console.log(`  ${source}: ${lines.toLocaleString('en-US')} lines, ${hits.length} changed`)
-  // Each changed line as it was, when the line count is kept (a blanked key block joins its lines).
-  const shown = before.length === after.length ? before.filter((_, i) => after[i] !== before[i]) : hits
+  const shown = hits
   for (const line of shown.slice(0, verbose ? 1000 : 30)) console.log(`    ${line.slice(0, 200)}`)
 }
 console.log(`  In all: ${ordinaryLines.toLocaleString('en-US')} lines, ${changed} changed`)

@@ -366,6 +366,16 @@ function inContexts(value, name) {
   const lower = name.toLowerCase()
   const upper = name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')
   const camel = /[A-Z_]/.test(name) ? name : `${lower}Token`
+  // A name that says already what it holds (`administrator_login_password`, `secret_key`) is used as it is.
+  const whole = /(?:password|key|token|secret|__com)$/i.test(name)
+  if (whole) {
+    return [
+      { where: 'diff line', text: `@@ -1,2 +1,3 @@\n const a = 1\n+${name} = "${value}"\n export default a` },
+      { where: 'env assignment', text: `${upper}=${value}` },
+      { where: 'JSON value', text: `{\n  "name": "app",\n  "${name}": "${value}",\n  "debug": false\n}` },
+      { where: 'commit message', text: `Configure the integration\n\n${name}: ${value}\n` }
+    ]
+  }
   return [
     { where: 'diff line', text: `@@ -1,2 +1,3 @@\n const a = 1\n+const ${camel} = "${value}"\n export default a` },
     {

@@ -42,7 +42,7 @@ describe('blankCredentials', () => {
       j('github_pat_', '11ABCDEFG0AAAAAAAAAAAA_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb')
     ],
     ['Slack token', j('xoxb-', '123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx')],
-    ['Slack webhook', j('https://hooks.slack.com/services/', 'T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX')],
+    ['Slack webhook', j('https://hooks.slack.com/services/', 'T04Q7ZK2L/B05H8N3MP/Qm7vR2xKp9WcT4yLd8NfB1sZ')],
     ['Stripe key', j('sk_live_', '4eC39HqLyjWDarjtT1zdp7dc')],
     ['Stripe key', j('rk_test_', '4eC39HqLyjWDarjtT1zdp7dc')],
     ['docs agent API key', j('svc_', 'AnotherProjectsKey_987654')],
@@ -78,6 +78,11 @@ describe('blankCredentials', () => {
     expect(text).not.toContain(OWN_KEY)
     expect(text).not.toContain(Buffer.from(OWN_KEY).toString('base64').slice(0, 20))
     expect(kinds).toEqual(["this run's API key or GitHub token", "this run's API key or GitHub token"])
+  })
+
+  it("leaves a vendor's documented placeholder alone (Slack's T00000000/B00000000/XXXX… example)", async () => {
+    const example = j('https://hooks.slack.com/services/', 'T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX')
+    expect((await blank(`+url = '${example}'`)).text).toBe(`+url = '${example}'`)
   })
 
   it('leaves commit ids, UUIDs, hashes, base64 and ordinary URLs alone', async () => {

@@ -39,19 +39,50 @@ function nameParts(name: string): string[] {
 
 type NameClass = 'password' | 'secret' | null
 
-/** Whether the name says its value is secret, and whether it says password. */
+// Parts that may follow the secret word at the end of a name (`privateKeyPem`, `API_KEY_PROD`,
+// `token2`): the name still says the value is the secret.
+const SUFFIXES = new Set([
+  'value',
+  'str',
+  'string',
+  'b64',
+  'base64',
+  'pem',
+  'hex',
+  'raw',
+  'plain',
+  'text',
+  'data',
+  'env',
+  'prod',
+  'production',
+  'dev',
+  'staging',
+  'test',
+  'live',
+  'local',
+  's'
+])
+// Names that hold a secret word but never a secret: the shell's working directories, public keys.
+const NOT_SECRET = /^(?:old)?pwd$|(?:^|[^a-z])pub(?:lic)?(?:[_.-]?key)?(?:[^a-z]|$)|public/i
+
+/**
+ * Whether the name says its value is secret, and whether it says password: a secret word is the
+ * name's last part (but a suffix such as `_PROD` or `Pem`), so that `apiKey` and `DB_PASSWORD` count
+ * and `tokenType`, `keyPrefix`, `passThroughOptions` do not.
+ */
 function classifyName(name: string): NameClass {
+  if (NOT_SECRET.test(name)) return null
   const parts = nameParts(name)
-  let secret = false
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]
-    // `apikey`, `accesstoken`, `clientsecret` written as one word, and plain words.
-    if (PASSWORD_NAME_WORDS.has(part)) return 'password'
-    if (SECRET_NAME_WORDS.has(part)) secret = true
-    else if (/(?:key|token|secret|passw(?:or)?d|credentials?)$/.test(part) && part.length <= 24) secret = true
-  }
-  if (/passw(?:or)?d|passphrase/i.test(name)) return 'password'
-  return secret ? 'secret' : null
+  let end = parts.length - 1
+  while (end > 0 && (SUFFIXES.has(parts[end]) || /^\d+$/.test(parts[end]))) end--
+  const last = parts[end]
+  if (last === undefined) return null
+  if (PASSWORD_NAME_WORDS.has(last) || /passw(?:or)?d$|passphrase$/.test(last)) return 'password'
+  if (SECRET_NAME_WORDS.has(last)) return 'secret'
+  // `apikey`, `accesstoken`, `clientsecret`, `SECRETKEY` written as one word.
+  if (/(?:key|token|secret|credentials?)$/.test(last) && last.length <= 24) return 'secret'
+  return null
 }
 
 /** The kind of a credential found by its name: a named rule's, or by the name's class. */
@@ -92,7 +123,8 @@ const XML_ATTRIBUTES = /\b(?:name|key)\s*=\s*\\?"([\w.:-]{1,80})\\?"\s+value\s*=
 const FLAG = /(?<![\w-])--([A-Za-z][\w-]{1,40})(?:=|[ \t]+)(?:"([^"\n]*)"|'([^'\n]*)'|([^\s'"]+))/g
 
 // `curl -u user:password`, `--user 'user:password'`.
-const USER_FLAG = /(?<![\w-])(?:-u|--user)(?:=|[ \t]+)(?:"([^"\n]*)"|'([^'\n]*)'|((?:"[^"\n]*"|'[^'\n]*'|[^\s'"])+))/g
+const USER_FLAG =
+  /(?<![\w-])(?:-u|--user)(?:=|[ \t]+)(?:"([^"\n]*)"|'([^'\n]*)'|((?:"[^"\n]*"|'[^'\n]*'|[^\s'"\x60])+))/g
 
 // `Authorization: Bearer ...`, `"Authorization": "Basic ..."`, in headers, code and curl -H.
 const AUTHORIZATION =
@@ -219,8 +251,8 @@ function userPasswordIsSecret(raw: string): boolean {
   if (isReference(user) || isReference(password) || /\$/.test(value)) return false
   if (!password) return looksSecret(user, true)
   if (/^(?:pass(?:word)?|pwd|test|token|secret|changeme|changeit|\*+|x+|y+)$/i.test(password)) return false
-  if (isPlaceholder(password) || isOrdinaryWords(password)) return false
-  return password.length >= 3 && (looksSecret(password, true) || looksSecret(user, false))
+  if (isPlaceholder(password)) return false
+  return looksSecret(password, true) || looksSecret(user, false)
 }
 
 // A Kubernetes Secret: `kind: Secret`, and in the same YAML document `data:` or `stringData:` whose

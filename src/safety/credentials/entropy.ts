@@ -46,6 +46,9 @@ function isSequence(value: string): boolean {
 }
 
 const VOWELS = /[aeiouy]/gi
+const TWO_LETTER_WORDS = new Set(
+  'on or to of in by id is at as if up ok no do go me my we us it an be he so un re db io ui os js ts'.split(' ')
+)
 
 /** Whether a run of letters reads like a word (or a camelCase/acronym compound of words). */
 function wordLike(run: string): boolean {
@@ -55,7 +58,8 @@ function wordLike(run: string): boolean {
   let odd = 0
   for (const part of parts) {
     if (part.length <= 2) {
-      short++
+      // Two-letter words (`On`, `Or`, `To`, `Id`) are words; other short pieces are the mark of random case.
+      if (!TWO_LETTER_WORDS.has(part.toLowerCase())) short++
       continue
     }
     if (part === part.toUpperCase()) {
@@ -69,9 +73,14 @@ function wordLike(run: string): boolean {
       if (!/[aeiouy]/i.test(part) && ++odd > 1) return false
       continue
     }
-    if (part.length > 18) return false
     const vowels = (part.match(VOWELS) ?? []).length / part.length
-    if (vowels < 0.15 || vowels > 0.8) return false
+    // A long run of lower-case letters is words run together (`mypersonalaccesstoken`) when it reads so.
+    if (part.length > 18) {
+      if (part.length > 32 || vowels < 0.25 || vowels > 0.65 || /[^aeiouy]{5,}/i.test(part)) return false
+      continue
+    }
+    // One vowel is enough for a short word (`Scripts`, `strengths`); a longer one reads as words.
+    if (vowels === 0 || (part.length > 10 && vowels < 0.15) || vowels > 0.8) return false
     if (/[^aeiouy]{6,}/i.test(part)) return false
   }
   // Random mixed case splits into many one- and two-letter pieces.
@@ -87,9 +96,20 @@ function typedRuns(run: string): boolean {
 /** Whether one run of letters and digits is ordinary (a word, a short number, `v2`, `utf8`, `abc123`). */
 function ordinaryRun(run: string): boolean {
   if (/^\d+$/.test(run)) return run.length <= 8 || isSequence(run)
-  // Words with a number suffix (`v2`, `utf8`, `sha256`, `node24`), a number with a unit (`10px`, `2nd`).
-  const m = /^([A-Za-z]+)(\d{1,4})?$/.exec(run) ?? /^(\d{1,3})([A-Za-z]{1,3})$/.exec(run)
-  if (m) return !/[A-Za-z]/.test(m[1]) || wordLike(m[1])
+  // Words with numbers in them (`v2`, `utf8`, `computeSha256Hmac`, `ServerHttp2Session`, `10px`): few
+  // changes between letters and digits, each number short, each run of letters words. A random token
+  // changes between them every few characters.
+  const chunks = run.match(/[A-Za-z]+|\d+/g) ?? []
+  if (chunks.length <= 4) {
+    const ordinary = chunks.every((chunk, i) =>
+      /\d/.test(chunk)
+        ? chunk.length <= 4 || isSequence(chunk)
+        : // A letter or two between digits (`a1b2`) is not a word; `v2`, `x64`, `utf8` are.
+          (chunk.length >= 3 || TWO_LETTER_WORDS.has(chunk.toLowerCase()) || (i === 0 && chunk.length === 1)) &&
+          wordLike(chunk)
+    )
+    if (ordinary) return true
+  }
   return typedRuns(run)
 }
 
@@ -135,10 +155,16 @@ export function looksSecret(value: string, password = false): boolean {
   const share = randomShare(value)
   const bits = entropy(value)
   // A password of letters, digits and symbols mixed is one, whatever its runs look like.
-  if (password)
-    return (
-      (share > 0 && bits >= 2.2 && classes(value) >= 2) || (bits >= 2.5 && classes(value) >= 3 && !/\s/.test(value))
-    )
+  if (password) {
+    if (/\s/.test(value)) return false
+    // A word, or words and a run anyone types (`changeit`, `key_1234`, `admin123`), a path or a URL of
+    // words: an example, or not a password at all.
+    const runs = value.match(/[A-Za-z]+|\d+/g) ?? []
+    const typed = runs.every((run) => (/^\d+$/.test(run) ? run.length >= 3 && isSequence(run) : wordLike(run)))
+    if (typed && !/[^A-Za-z0-9_.\-/:]/.test(value)) return false
+    // Any other literal a password's name is given is the password (`hunter2`, `Summer2024`, `k3j9x2m1`).
+    return bits >= 2 && (classes(value) >= 2 || share > 0)
+  }
   if (share === 0) return false
   // Mostly words with a random tail (`npm-foobar-d5ea0750`, a cache key) is not a secret.
   if (share < 0.6) return false

@@ -4,20 +4,21 @@
 // a private key's body and END line whose BEGIN line was cut off, then blanks every place a found
 // value recurs, and writes the output once: the cost grows with the text, not with text × hits.
 import { assignmentHits, type Hit } from './assignments.js'
-import { entropy } from './entropy.js'
+import { entropy, isPlaceholder } from './entropy.js'
 import { TOKEN_RULES, type TokenRule } from './rules.js'
 
 export type { Hit } from './assignments.js'
 
 // Control characters (but tab and newline), DEL and C1 controls go wherever they are. Format
 // characters (soft hyphen, zero-width and bidirectional marks, word joiners, invisible operators,
-// variation selectors, the byte order mark) go where they sit between two visible ASCII characters:
+// variation selectors, the byte order mark) go where they sit between two characters a token is made of:
 // there each can split a token for a pattern while a reader (or a renderer that drops it later) sees
 // it whole; elsewhere (a zero-width joiner inside an emoji) they are text and stay.
 // (Built from code point ranges: a literal class of them reads as nothing, or as the wrong thing.)
 const CONTROL_RANGES: [number, number][] = [
   [0x00, 0x08],
-  [0x0b, 0x1f],
+  [0x0b, 0x0c],
+  [0x0e, 0x1f],
   [0x7f, 0x9f]
 ]
 const FORMAT_RANGES: [number, number][] = [
@@ -38,12 +39,14 @@ const FORMAT_RANGES: [number, number][] = [
 ]
 const hex = (n: number): string => `\\u${n.toString(16).padStart(4, '0')}`
 const classOf = (ranges: [number, number][]): string => `[${ranges.map(([a, b]) => `${hex(a)}-${hex(b)}`).join('')}]`
-const CONTROLS = new RegExp(classOf(CONTROL_RANGES), 'g')
-const FORMAT_INSIDE = new RegExp(`(?<=[!-~])${classOf(FORMAT_RANGES)}+(?=[!-~])`, 'g')
+// A carriage return stays before a line feed (a CRLF file is sent as it is), and goes elsewhere.
+const CONTROLS = new RegExp(`${classOf(CONTROL_RANGES)}|\\r(?!\\n)`, 'g')
+const TOKEN_CHAR = '[A-Za-z0-9_+/=.~:@%-]'
+const FORMAT_INSIDE = new RegExp(`(?<=${TOKEN_CHAR})${classOf(FORMAT_RANGES)}+(?=${TOKEN_CHAR})`, 'g')
 
-/** The text as it will be sent: CR line ends made LF, invisible characters that could split a token removed. */
+/** The text as it will be sent: invisible characters that could split a token removed. */
 export function normalise(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(CONTROLS, '').replace(FORMAT_INSIDE, '')
+  return text.replace(CONTROLS, '').replace(FORMAT_INSIDE, '')
 }
 
 interface Compiled {
@@ -87,6 +90,8 @@ function tokenHits(text: string): Hit[] {
       if (!value) continue
       if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue
       if (rule.verify && !rule.verify(value)) continue
+      // A documentation example (`ghp_PersonalAccessToken0000000000`, `sk_live_xxxxxxxx`) is not a credential.
+      if (value.length <= 300 && isPlaceholder(value)) continue
       const start = rule.group ? (m.indices?.[rule.group]?.[0] ?? m.index) : m.index
       hits.push({ start, end: start + value.length, kind: rule.kind })
     }
