@@ -1,22 +1,45 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
+const cpus = availableParallelism()
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // The action-level tests run the bundle the current src/ builds.
     globalSetup: ['test/support/build-action.ts'],
     // .ci/run asks for a JSON report beside the usual one, to count tests across Node versions.
     reporters: process.env.VITEST_JSON_REPORT
       ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]]
       : ['default'],
-    // The action-level tests mostly wait: on the action's timers and on its child process. Vitest's
-    // default (one worker less than the CPUs) ran one file at a time on two cores; twice the CPUs,
-    // and at least 4, keeps them busy without starving the timing of the runs under test.
-    maxWorkers: Math.max(4, 2 * availableParallelism()),
-    // Every test talks to servers on 127.0.0.1 with short intervals; nothing should need longer.
-    testTimeout: 15_000,
+    // Every test talks to servers on 127.0.0.1 with short intervals: a few seconds on an idle machine,
+    // with room here for one many times slower (a shared 2-core machine took over 15 s for some).
+    testTimeout: 30_000,
     // A proxy or debug setting of the machine running the suite must not leak into the runs it starts.
-    env: { HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '', NO_PROXY: '', no_proxy: '' }
+    env: { HTTP_PROXY: '', HTTPS_PROXY: '', http_proxy: '', https_proxy: '', NO_PROXY: '', no_proxy: '' },
+    // Two groups, one after the other, so that the unit tests' CPU work does not weigh on the timing
+    // of the action-level runs. The unit tests work the CPU: one worker per core. The action-level
+    // tests then run alone; they mostly wait (on the action's timers and on its child process), so
+    // twice the CPUs, and at least 4: with one file per core the suite took twice as long. A busy
+    // machine stretches a run's start-up most, which no bound counts (see test/support/step-time.ts).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          maxWorkers: Math.max(2, cpus),
+          sequence: { groupOrder: 0 }
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: 'action',
+          include: ['test/action/**/*.test.ts'],
+          maxWorkers: Math.max(4, 2 * cpus),
+          sequence: { groupOrder: 1 }
+        }
+      }
+    ]
   }
 })

@@ -15,7 +15,11 @@ const out = process.argv[2] ?? 'dist'
 const ENTRY = 'index.js'
 const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
 
-execFileSync(process.execPath, [ncc, 'build', 'src/index.ts', '-o', out, '--minify', '--quiet'], { stdio: 'inherit' })
+execFileSync(
+  process.execPath,
+  [ncc, 'build', 'src/index.ts', '-o', out, '--minify', '--quiet', '-e', 'supports-color'],
+  { stdio: 'inherit' }
+)
 
 // `ncc --minify` minifies the entry only, and leaves the chunks that dynamic import()s split off (the
 // GitHub client) as webpack wrote them. These are the options ncc gives terser for the entry: names

@@ -2,7 +2,7 @@
 // goes through before it is sent), run over the text on standard input, for measuring what it
 // blanks on a real history. Not part of the action.
 import { readFileSync } from 'node:fs'
-import { blankCredentialsInText } from '../src/change-context/credentials.js'
+import { blankCredentialsInText } from '../src/safety/credentials.js'
 
 const started = performance.now()
 // Markers the history already holds (this project's docs and tests name them) are set apart first,

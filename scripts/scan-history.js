@@ -1,5 +1,5 @@
 // @ts-check
-// Measures the credential scan's false positives: runs the action's own scan (src/change-context/
+// Measures the credential scan's false positives: runs the action's own scan (src/safety/
 // credentials.ts, bundled with ncc into node_modules/.cache) over this repository's history as a
 // diff, `git log -p` (or over the revision range given, e.g. `npm run scan:history -- HEAD~10..`),
 // and prints what it blanked, by kind, and each line that now holds a marker.

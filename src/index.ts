@@ -1,5 +1,5 @@
-// quiet-web-globals.js first: it must run before the modules main.js loads.
-import { restoreWebGlobals } from './quiet-web-globals.js'
+// runtime/before-undici-loads.js first: it must run before the modules main.js loads.
+import { restoreWebGlobals } from './runtime/before-undici-loads.js'
 import { setFlagsFromString } from 'node:v8'
 import { run } from './main.js'
 

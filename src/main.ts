@@ -1,161 +1,177 @@
-import { findAgentJob, leaveAgentNote } from './agent-pull-request.js'
-import { watchForCancel } from './cancel.js'
-import type { Blanked } from './change-context/credentials.js'
-import { blankInstruction, blankWhatIsSent, gatherRunContext, hunkBlanker } from './change-context/run-context.js'
-import { startCommentReplies, type CommentReplies } from './comment-reply.js'
-import { readCommentRequest, type TriggeringComment } from './comment-trigger.js'
-import { startDeadline, type Deadline } from './deadline.js'
-import { CancelledError, failureMessage, logStackForBugReport } from './errors.js'
-import { followJob } from './follow-job.js'
-import {
-  describeSettings,
-  maskSecrets,
-  readCommentSettings,
-  readGithubToken,
-  readSettings,
-  type Settings
-} from './inputs.js'
-import { isFinal, type Job } from './job-record.js'
-import { JobService, ServiceError } from './job-service.js'
-import { writeSummary } from './job-summary.js'
-import { log } from './log.js'
-import { setJobIdOutput, setJobOutputs } from './outputs.js'
-import { joinPrompts } from './prompt-file.js'
-import { checkProxyVariables } from './proxy-variables.js'
-import { noSignWindowMs } from './retry-policy.js'
-import { describeEnding, staleLine, type RunOutcome } from './run-ending.js'
-import { statusLogger } from './status-log.js'
-import { showDryRun, whatLeaves, type WhatLeaves } from './what-leaves.js'
+import { findAgentJob } from './comment/agent-pull-request.js'
+import { leaveAgentNote } from './report/agent-note.js'
+import { watchForCancel } from './runtime/cancel.js'
+import type { Blanked } from './safety/credentials.js'
+import { blankInstruction, hunkBlanker } from './context/for-this-run.js'
+import { startCommentReplies, type CommentReplies } from './report/comment-reply.js'
+import { readCommentRequest, type TriggeringComment } from './comment/trigger.js'
+import { startDeadline, type Deadline } from './runtime/deadline.js'
+import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
+import { tryingAgain } from './runtime/duration.js'
+import { followJob } from './service/follow-job.js'
+import { readCommentSettings } from './inputs/comment-settings.js'
+import { describeSettings, maskSecrets, readGithubToken, readSettings, type Settings } from './inputs/settings.js'
+import { isFinal, type Job } from './service/job-record.js'
+import { JobService } from './service/job-service.js'
+import { ServiceError } from './service/service-error.js'
+import { writeSummary } from './report/summary.js'
+import { log } from './runtime/log.js'
+import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
+import { checkProxyVariables } from './net/proxy-settings.js'
+import { noSignWindowMs, RetryPolicy } from './net/retry-policy.js'
+import { describeEnding, staleLine, type JobSoFar, type RunOutcome } from './report/run-ending.js'
+import { statusLogger } from './report/status-log.js'
+import { preparePrompt, type Prepared } from './prompt/assemble.js'
+import { showDryRun } from './prompt/what-leaves.js'
 
-/** What the run knows so far: enough to report it however it ends. */
-interface RunState extends RunOutcome {
-  /** The ending was announced (by the run, or by the forced exit after a cancel): say it once. */
-  announced: boolean
-  settings: Settings | null
-  /** The prompt as given: the input, or the instruction in the comment. */
-  prompt: string
-  /** The context section sent after the prompt; empty when there is none. */
-  context: string
-  /** What the prompt sent carries, for the summary; null until it is known. */
-  leaving: WhatLeaves | null
+// The run, told in the order it happens: the comment that asked (if one did), the inputs, the job
+// on the agent's pull request, the context, what leaves, then the create (or the follow-up message)
+// and the following. Each stage returns what it learned; how the run ended is one RunOutcome, said
+// once (log, outputs), then summed up, replied on the thread and noted on the agent's pull request.
+
+/**
+ * What the run knows of its job while it runs. It is the one thing updated in place: the forced exit
+ * after a cancel may have to tell it at any moment, from a signal handler.
+ */
+interface JobProgress extends JobSoFar {
+  followUp: boolean
+  /** A create or a message is on its way and not answered yet. */
+  writeInFlight: boolean
   /** A create or a message started to go out: from then on the service may have it. */
   writeStarted: boolean
+}
+
+/** A comment that asked for a job: its instruction (credentials blanked) and the reply on its thread. */
+interface CommentAsk {
+  comment: TriggeringComment
+  /** The instruction after the trigger; `fresh` when it asks for a new job on the agent's pull request. */
+  instruction: { text: string; blanked: Blanked[] }
+  fresh: boolean
+  replies: CommentReplies
 }
 
 export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskSecrets()
-  const state: RunState = {
-    announced: false,
-    settings: null,
-    prompt: '',
-    context: '',
-    leaving: null,
-    writeStarted: false,
-    ending: 'error',
-    job: null,
-    jobId: ''
+  const progress: JobProgress = { job: null, jobId: '', followUp: false, writeInFlight: false, writeStarted: false }
+  let announced = false
+  const announceOnce = (outcome: RunOutcome): void => {
+    if (announced) return
+    announced = true
+    announce(outcome)
   }
-  const cancel = watchForCancel(() => announce(Object.assign(state, { ending: 'cancelled' })))
+  const cancel = watchForCancel(() => announceOnce(cancelledOutcome(progress)), RetryPolicy.cancel.graceMs)
+  // What the stages have learned, for the summary, the reply and the note, however far the run got.
+  let ask: CommentAsk | null = null
+  let settings: Settings | null = null
+  let prepared: Prepared | null = null
   let service: JobService | undefined
-  let replies: CommentReplies | undefined
-  let comment: TriggeringComment | null = null
+  let outcome: RunOutcome
   try {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
     // to say that the workflow's inputs are wrong).
-    const commentSettings = readCommentSettings()
-    // A review comment's diff hunk is scanned whole before it is cut to its last lines.
-    const hunk =
-      commentSettings && process.env.GITHUB_EVENT_NAME === 'pull_request_review_comment' ? await hunkBlanker() : null
-    const request = commentSettings ? readCommentRequest({ ...commentSettings, blankHunk: hunk?.blank }) : null
-    if (request && !request.start) return void Object.assign(state, { ending: 'skipped', reason: request.reason })
-    let instruction = { text: '', blanked: [] as Blanked[] }
-    if (request) {
-      instruction = await blankInstruction(request.prompt, hunk?.blanked)
-      state.prompt = instruction.text
-      comment = request.comment
-      replies = startCommentReplies(comment, readGithubToken())
-    }
-    const settings = (state.settings = readSettings())
-    Object.assign(state, { requirePr: settings.requirePr, timeoutMs: settings.timeoutMs })
-    log.debug(`Settings: ${describeSettings(settings)}`)
-    checkProxyVariables()
-
-    const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-    // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
-    const agentJobId =
-      request && !request.fresh ? await findAgentJob(request.comment, settings, replies, deadline.signal) : ''
-    cancel.signal.throwIfAborted()
-    if (agentJobId) settings.jobId = agentJobId
-    // promptFile's standing instruction comes first, then the prompt input or the comment's instruction;
-    // a follow-up on the agent's pull request is the comment's instruction alone, as with jobId.
-    state.prompt = agentJobId ? instruction.text : joinPrompts(settings.prompt, instruction.text)
-    // What changed reaches the agent after the prompt (settings.context), with a create or a
-    // follow-up message alike: read before it is sent, within a few requests and seconds, never in
-    // its way (it takes at most half the time left).
-    const context = state.prompt ? await gatherRunContext(settings, commentSettings !== null, deadline) : null
-    if (context?.startsNothing) {
-      return void Object.assign(state, { ending: 'skipped', reason: context.notices.join(' ') })
-    }
-    // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and
-    // the section), scanned once more after every cut, so that what is scanned is what is sent.
-    const final = state.prompt ? await blankWhatIsSent(state.prompt, context?.section ?? '') : null
-    state.prompt = final?.prompt ?? ''
-    state.context = final?.section ?? ''
-    const sent = final?.sent ?? ''
-    if (final) {
-      const blanked = [...instruction.blanked, ...final.blanked]
-      state.leaving = whatLeaves(sent, state.prompt, context, settings, blanked)
-    }
-    // A dry run stops here: the exact prompt is shown, and nothing is sent to the service.
-    if (settings.dryRun) {
-      showDryRun(state.leaving)
-      return void Object.assign(state, {
-        ending: 'dry-run',
-        jobId: settings.jobId,
-        followUp: !!settings.jobId && !!state.prompt
-      })
-    }
-    service = new JobService(settings)
-    const onJob = jobWatcher(state, statusLogger(startedAt), replies)
-    await sendPrompt(service, settings, sent, deadline, state, onJob)
-    cancel.signal.throwIfAborted()
-    await followToTheEnd(service, settings, deadline, state, onJob)
-    cancel.signal.throwIfAborted()
-  } catch (error) {
-    if (error instanceof CancelledError) {
-      state.ending = 'cancelled'
+    const asked = await readCommentAsk()
+    if (asked && 'skipped' in asked) {
+      outcome = { ending: 'skipped', reason: asked.skipped, ...soFar(progress) }
     } else {
-      state.reason = failureMessage(error)
-      state.createdUnread = error instanceof ServiceError && error.kind === 'takenUnread'
-      state.writeUncertain = error instanceof ServiceError && error.kind === 'uncertain'
-      logStackForBugReport(error)
+      ask = asked
+      settings = readSettings()
+      log.debug(`Settings: ${describeSettings(settings)}`)
+      checkProxyVariables()
+      const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
+      // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
+      const agentJobId =
+        ask && !ask.fresh ? await findAgentJob(ask.comment, settings, ask.replies, deadline.signal) : ''
+      cancel.signal.throwIfAborted()
+      if (agentJobId) settings.jobId = agentJobId
+      const made = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
+      if ('skipped' in made) {
+        outcome = { ending: 'skipped', reason: made.skipped, ...soFar(progress) }
+      } else {
+        prepared = made
+        service = settings.dryRun ? undefined : new JobService(settings)
+        outcome = await sendAndFollow(
+          service,
+          settings,
+          prepared,
+          deadline,
+          cancel.signal,
+          progress,
+          startedAt,
+          ask?.replies
+        )
+      }
     }
+  } catch (error) {
+    outcome = failed(error, progress)
   } finally {
     cancel.stop()
-    announce(state)
-    // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
-    if (state.jobId || (state.settings && state.ending !== 'error' && state.ending !== 'skipped')) {
-      const { prompt, context, writeStarted } = state
-      const leaving = state.leaving && { ...state.leaving, wasSent: writeStarted }
-      await writeSummary({ outcome: state, prompt, context, leaving, elapsedMs: Date.now() - startedAt })
-    }
-    // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
-    await Promise.all([
-      replies?.finish(state, Date.now() - startedAt),
-      leaveAgentNote(state, state.settings?.githubToken ?? '', comment, replies, cancel.signal)
-    ])
-    await service?.close()
   }
+  announceOnce(outcome)
+  const elapsedMs = (): number => Date.now() - startedAt
+  // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
+  if (outcome.jobId || (settings && outcome.ending !== 'error' && outcome.ending !== 'skipped')) {
+    const leaving = prepared?.leaving && { ...prepared.leaving, wasSent: progress.writeStarted }
+    await writeSummary({
+      outcome,
+      prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
+      context: prepared?.context ?? '',
+      leaving,
+      elapsedMs: elapsedMs()
+    })
+  }
+  // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
+  await Promise.all([
+    ask?.replies.finish(outcome, elapsedMs()),
+    leaveAgentNote(outcome, settings?.githubToken ?? '', ask?.comment ?? null, ask?.replies, cancel.signal)
+  ])
+  await service?.close()
 }
 
-/** What each read of the job is for: the state, the status line in the log, the thread's reply. */
-function jobWatcher(state: RunState, logStatus: (job: Job) => void, replies?: CommentReplies): (job: Job) => void {
-  return (job) => {
-    Object.assign(state, { job, jobId: job.id })
-    logStatus(job)
-    replies?.progress(state)
+/** The comment that asked for the job, or why it starts none; null when the run is not comment-triggered. */
+async function readCommentAsk(): Promise<CommentAsk | { skipped: string } | null> {
+  const commentSettings = readCommentSettings()
+  // A review comment's diff hunk is scanned whole before it is cut to its last lines.
+  const hunk =
+    commentSettings && process.env.GITHUB_EVENT_NAME === 'pull_request_review_comment' ? await hunkBlanker() : null
+  const request = commentSettings ? readCommentRequest({ ...commentSettings, blankHunk: hunk?.blank }) : null
+  if (!request) return null
+  if (!request.start) return { skipped: request.reason }
+  const instruction = await blankInstruction(request.prompt, hunk?.blanked)
+  const replies = startCommentReplies(request.comment, readGithubToken())
+  return { comment: request.comment, instruction, fresh: request.fresh, replies }
+}
+
+/**
+ * Sends the prompt (unless it is a dry run: then the exact prompt is shown, and nothing is sent) and
+ * follows the job; the outcome is what the following saw.
+ */
+async function sendAndFollow(
+  service: JobService | undefined,
+  settings: Settings,
+  prepared: Prepared,
+  deadline: Deadline,
+  cancelled: AbortSignal,
+  progress: JobProgress,
+  startedAt: number,
+  replies: CommentReplies | undefined
+): Promise<RunOutcome> {
+  if (settings.dryRun || !service) {
+    showDryRun(prepared.leaving)
+    return { ending: 'dry-run', job: null, jobId: settings.jobId, followUp: !!settings.jobId && !!prepared.prompt }
   }
+  const logStatus = statusLogger(startedAt)
+  const onJob = (job: Job): void => {
+    progress.job = job
+    progress.jobId = job.id
+    logStatus(job)
+    replies?.progress(progress)
+  }
+  await sendPrompt(service, settings, prepared, deadline, progress, onJob)
+  cancelled.throwIfAborted()
+  const outcome = await followToTheEnd(service, settings, deadline, progress, onJob)
+  cancelled.throwIfAborted()
+  return outcome
 }
 
 /**
@@ -165,27 +181,27 @@ function jobWatcher(state: RunState, logStatus: (job: Job) => void, replies?: Co
 async function sendPrompt(
   service: JobService,
   settings: Settings,
-  sent: string,
+  { prompt, sent }: Prepared,
   deadline: Deadline,
-  state: RunState,
+  progress: JobProgress,
   onJob: (job: Job) => void
 ): Promise<void> {
   const hooks = {
     log: log.warning,
     onSending: (inFlight: boolean) => {
-      state.writeInFlight = inFlight
-      state.writeStarted ||= inFlight
+      progress.writeInFlight = inFlight
+      progress.writeStarted ||= inFlight
     }
   }
-  if (settings.jobId) setJobIdOutput((state.jobId = settings.jobId))
+  if (settings.jobId) setJobIdOutput((progress.jobId = settings.jobId))
   if (!settings.jobId) {
     const job = await service.createJob(sent, deadline, hooks)
     log.info(`Created job ${job.id} in project ${settings.projectId}.`)
     onJob(job)
-  } else if (state.prompt) {
-    state.followUp = true
-    const job = await service.sendMessage(state.jobId, sent, deadline, hooks)
-    log.info(`Sent the follow-up message to job ${state.jobId}.`)
+  } else if (prompt) {
+    progress.followUp = true
+    const job = await service.sendMessage(progress.jobId, sent, deadline, hooks)
+    log.info(`Sent the follow-up message to job ${progress.jobId}.`)
     if (job) onJob(job)
   }
 }
@@ -199,29 +215,65 @@ async function followToTheEnd(
   service: JobService,
   settings: Settings,
   deadline: Deadline,
-  state: RunState,
+  progress: JobProgress,
   onJob: (job: Job) => void
-): Promise<void> {
-  if (state.job && isFinal(state.job.status) && !state.followUp) return void (state.ending = 'final')
-  if (!settings.wait && (settings.jobId === '' || state.followUp)) return void (state.ending = 'created')
+): Promise<RunOutcome> {
+  const { followUp, jobId } = progress
+  if (progress.job && isFinal(progress.job.status) && !followUp) {
+    return { ending: 'final', job: progress.job, jobId, followUp, requirePr: settings.requirePr }
+  }
+  if (!settings.wait && (settings.jobId === '' || followUp)) return { ending: 'created', ...soFar(progress) }
   const windowMs = noSignWindowMs(settings.pollIntervalMs)
-  const result = await followJob(service, state.jobId, state.job, {
+  const result = await followJob(service, jobId, progress.job, {
     pollIntervalMs: settings.pollIntervalMs,
     deadline,
     onJob,
-    onRetry: (problem, waitMs) => log.info(`${problem} Trying again in ${Math.ceil(waitMs / 100) / 10}s.`),
-    awaitWork: state.followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
+    onRetry: (problem, waitMs) => log.info(`${problem} ${tryingAgain(waitMs)}`),
+    awaitWork: followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
   })
-  state.ending = result.outcome
-  if (result.outcome === 'timeout') state.lastProblem = result.lastProblem
-  if (result.outcome === 'noSign') state.waitedMs = result.waitedMs
+  const known = { jobId, followUp }
+  switch (result.outcome) {
+    case 'final':
+      return { ending: 'final', job: result.job, ...known, requirePr: settings.requirePr }
+    case 'noSign':
+      return { ending: 'noSign', job: result.job, ...known, waitedMs: result.waitedMs }
+    case 'timeout':
+      return {
+        ending: 'timeout',
+        job: progress.job,
+        ...known,
+        timeoutMs: settings.timeoutMs,
+        lastProblem: result.lastProblem
+      }
+  }
 }
 
-/** Sets the outputs and says how the run ended, once: from the run, or from the forced exit after a cancel. */
-function announce(state: RunState): void {
-  if (state.announced) return
-  state.announced = true
-  if (state.job) setJobOutputs(state.job)
-  const { level, log: line } = describeEnding(state)
+/** How a run that threw ended: a cancel, or an error whose sentence says what happened and what to do. */
+function failed(error: unknown, progress: JobProgress): RunOutcome {
+  if (error instanceof CancelledError) return cancelledOutcome(progress)
+  logStackForBugReport(error)
+  return {
+    ending: 'error',
+    ...soFar(progress),
+    reason: failureMessage(error),
+    createdUnread: error instanceof ServiceError && error.kind === 'takenUnread',
+    writeUncertain: error instanceof ServiceError && error.kind === 'uncertain'
+  }
+}
+
+/** The job as the run knows it so far, without the run's own bookkeeping. */
+function soFar({ job, jobId, followUp }: JobProgress): JobSoFar {
+  return { job, jobId, followUp }
+}
+
+/** A cancel: with a write on its way, the job (or the message) may or may not be there. */
+function cancelledOutcome(progress: JobProgress): RunOutcome {
+  return { ending: 'cancelled', ...soFar(progress), writeInFlight: progress.writeInFlight }
+}
+
+/** Sets the outputs and says how the run ended: from the run, or from the forced exit after a cancel. */
+function announce(outcome: RunOutcome): void {
+  if (outcome.job) setJobOutputs(outcome.job)
+  const { level, log: line } = describeEnding(outcome)
   log[level](line)
 }

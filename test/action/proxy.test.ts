@@ -79,8 +79,11 @@ describe('through a forward proxy', () => {
 
   it('says it could not reach the service when the proxy is down, and creates nothing', async () => {
     service = await startStandInService()
+    // A timeout shorter than the create's shortest backoff (1 s): the wait after the first try reaches
+    // it, so the run ends on that try's failure, however slow the machine (with 2 s, a second try
+    // could be cut short while connecting, which ends in other words).
     const run = await runAction({
-      inputs: inputs({ timeout: '2s' }),
+      inputs: inputs({ timeout: '1s' }),
       env: { HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` }
     })
 
@@ -97,7 +100,8 @@ describe('through a forward proxy', () => {
   it('says the proxy refused, not that a job may have been made, when it will not open the tunnel', async () => {
     service = await startStandInService()
     proxy = await startProxy({ refuseConnect: 407 })
-    const run = await runAction({ inputs: inputs({ timeout: '2s' }), env: { HTTP_PROXY: proxy.url } })
+    // As above: one try, then a backoff longer than the time left.
+    const run = await runAction({ inputs: inputs({ timeout: '1s' }), env: { HTTP_PROXY: proxy.url } })
 
     expect(run.code).toBe(1)
     expect(proxy.seen.length).toBeGreaterThan(0)

@@ -6,6 +6,7 @@ import { expectCleanOutput as expectCleanOutputOf } from '../support/expect-clea
 import { afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction, startAction, type ActionRun, withoutMaskCommands } from '../support/run-action.js'
 import { startStandInService, type Fault, type StandInService } from '../support/stand-in-service.js'
+import { msAfter, withinTimeout } from '../support/step-time.js'
 
 let service: StandInService
 let elsewhere: { server: http.Server; port: number; requests: string[] } | undefined
@@ -194,7 +195,7 @@ describe('creating the job', () => {
     service = await startStandInService({ faults: [{ method: 'POST', hang: true }] })
     const run = await timedRun({ timeout: '1s' })
 
-    expect(run.ms).toBeLessThan(2000)
+    expect(msAfter(service.requests[0], run)).toBeLessThan(withinTimeout(1000))
     expect(run.code).toBe(1)
     expect(posts()).toBe(1)
     expect(errors(run)).toEqual([
@@ -312,7 +313,7 @@ describe('following the job', () => {
     expect(own.requestsOf('GET').length).toBeGreaterThanOrEqual(3)
     expect(
       run.stdout.match(
-        new RegExp(`^(Reading|Could not read) job ${run.outputs.jobId}.* Trying again in [\\d.]+s\\.$`, 'gm')
+        new RegExp(`^(Reading|Could not read) job ${run.outputs.jobId}.* Trying again in [\\d.]+m?s\\.$`, 'gm')
       )
     ).toHaveLength(2)
     expectCleanOutputOf(run, own.apiKey)
@@ -333,25 +334,22 @@ describe('following the job', () => {
   })
 
   it('waits until the date Retry-After gives', async () => {
-    const until = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000)
+    // The date is a whole second 1.5 to 2.5 s after the read it answers arrived, however late that was.
+    let until = 0
+    const retryAfter = (at: number): Record<string, string> => {
+      until = Math.ceil((at + 1500) / 1000) * 1000
+      return { 'retry-after': new Date(until).toUTCString() }
+    }
     service = await startStandInService({
       plan: { activeMs: 150 },
-      faults: [
-        {
-          method: 'GET',
-          status: 503,
-          body: 'busy',
-          contentType: 'text/plain',
-          headers: { 'retry-after': until.toUTCString() }
-        }
-      ]
+      faults: [{ method: 'GET', status: 503, body: 'busy', contentType: 'text/plain', headers: retryAfter }]
     })
     const run = await timedRun()
 
     expect(run.code).toBe(0)
     const [first, second] = service.requestsOf('GET')
-    expect(first.at).toBeLessThan(until.getTime() - 500)
-    expect(second.at).toBeGreaterThanOrEqual(until.getTime() - 10)
+    expect(first.at).toBeLessThan(until - 500)
+    expect(second.at).toBeGreaterThanOrEqual(until - 10)
     expectCleanOutput(run)
   })
 
@@ -371,7 +369,7 @@ describe('following the job', () => {
     })
     const run = await timedRun({ timeout: '1500ms' })
 
-    expect(run.ms).toBeLessThan(2500)
+    expect(msAfter(service.requests[0], run)).toBeLessThan(withinTimeout(1500))
     expect(run.code).toBe(1)
     const id = run.outputs.jobId
     expect(errors(run)).toEqual([
@@ -413,7 +411,7 @@ describe('following the job', () => {
     const run = await timedRun({ timeout: '1500ms' })
 
     expect(run.ms).toBeGreaterThanOrEqual(1500)
-    expect(run.ms).toBeLessThan(2500)
+    expect(msAfter(service.requests[0], run)).toBeLessThan(withinTimeout(1500))
     expect(run.code).toBe(1)
     expect(gets()).toBe(1)
     const id = run.outputs.jobId
@@ -431,9 +429,11 @@ describe('following the job', () => {
       plan: { activeMs: 60_000 },
       faults: [{ method: 'GET', status: 404, times: 3, body: { error: 'Job not found' } }]
     })
-    const run = await timedRun({ timeout: '10s' })
+    const run = await timedRun({ timeout: '30s' })
 
-    expect(run.ms).toBeLessThan(4000)
+    // Three reads with the read backoff between them (250 ms, then 500 ms) take about a second: a
+    // third of the timeout is "well before it" with room for a slow machine.
+    expect(msAfter(service.requests[0], run)).toBeLessThan(10_000)
     expect(run.code).toBe(1)
     expect(gets()).toBe(3)
     const id = run.outputs.jobId
@@ -480,7 +480,7 @@ describe('following the job', () => {
 
     // Five reads with the read backoff between them (250 ms, doubling) take about 4 s: a third of the
     // timeout is "well before it" with room for a loaded machine, which the old 4 s bound had not.
-    expect(run.ms).toBeLessThan(10_000)
+    expect(msAfter(service.requests[0], run)).toBeLessThan(10_000)
     expect(run.code).toBe(1)
     expect(gets()).toBe(5)
     const id = run.outputs.jobId

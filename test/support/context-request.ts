@@ -1,7 +1,7 @@
 // What the change-context unit tests hand gatherChangeContext: a run of the docs.yml workflow in
 // octo-org/docs-site, reading from a stand-in GitHub API, with read limits small enough for a test.
-import type { ChangeContextRequest } from '../../src/change-context/gather.js'
-import type { ReadLimits } from '../../src/change-context/github-reader.js'
+import type { ChangeContextRequest } from '../../src/context/change-context.js'
+import type { ReadLimits } from '../../src/github/reader.js'
 import type { StandInGitHub } from './stand-in-github.js'
 
 export const TOKEN = 'ghs_context_token_0123456789'
@@ -9,11 +9,14 @@ export const REPO = 'octo-org/docs-site'
 export const SERVER = 'https://github.example'
 export const WORKFLOW_REF = `${REPO}/.github/workflows/docs.yml@refs/heads/main`
 
-/** Three requests, as in a run, but a hang costs a test well under a second. */
+/**
+ * Three requests, as in a run, and time limits no answer from the stand-in comes near on a busy
+ * machine: a test of a limit sets that one short itself (test/unit/context/bounds.test.ts).
+ */
 export const TEST_LIMITS: ReadLimits = {
   maxRequests: 3,
-  totalMs: 2_000,
-  requestMs: 300,
+  totalMs: 10_000,
+  requestMs: 10_000,
   maxBodyBytes: 16 * 1024 * 1024
 }
 

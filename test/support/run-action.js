@@ -21,6 +21,9 @@ export const ACTION_ENTRY = process.env.ACTION_ENTRY || fileURLToPath(new URL('.
  * @property {string} outputFile The GITHUB_OUTPUT file as written, every setting of every output.
  * @property {string} summary The job summary written (Markdown/HTML).
  * @property {string} all stdout, stderr, outputs and summary together: what a leak check reads.
+ * @property {number} startedAt When the process was started (Date.now()).
+ * @property {number} endedAt When its exit was seen (Date.now()): with the stand-ins' request times, how
+ *   long the run went on after a request, without node's start-up.
  *
  * @typedef {object} RunOptions
  * @property {Record<string, string>} inputs Input names as in action.yml (projectId, apiKey...).
@@ -54,6 +57,7 @@ export function startAction(options) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
   }
 
+  const startedAt = Date.now()
   const child = spawn(options.node ?? process.execPath, [options.entry ?? ACTION_ENTRY], {
     env,
     stdio: ['ignore', 'pipe', 'pipe']
@@ -70,12 +74,13 @@ export function startAction(options) {
   const done = new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code) => {
+      const endedAt = Date.now()
       const outputText = readFileSync(outputFile, 'utf8')
       const outputs = parseOutputs(outputText)
       const summary = readFileSync(summaryFile, 'utf8')
       rmSync(dir, { recursive: true, force: true })
       const all = [stdout, stderr, JSON.stringify(outputs), summary].join('\n')
-      resolve({ code, stdout, stderr, outputs, outputFile: outputText, summary, all })
+      resolve({ code, stdout, stderr, outputs, outputFile: outputText, summary, all, startedAt, endedAt })
     })
   })
   return { child, done }

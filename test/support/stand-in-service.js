@@ -20,6 +20,8 @@ import http from 'node:http'
  * @property {number} [activeMs] How long the job stays active (default 300).
  * @property {number} [activeReads] Instead of a time: the job reads active for this many reads
  *   (GETs, from the create or the message), then final; a test that counts reads needs no clock.
+ * @property {Status[]} [readStatuses] Instead of a time: the status each read (GET) shows in turn, the
+ *   last one thereafter; the create's answer shows the first. No clock either.
  * @property {Status} [final] The status it ends in (default 'completed').
  * @property {string | null} [prLink] The pull request once final; default a made-up GitHub link
  *   for a completed job, null otherwise.
@@ -34,7 +36,8 @@ import http from 'node:http'
  * @property {number} [status] The HTTP status to answer with.
  * @property {string | object} [body] The body (objects are sent as JSON).
  * @property {string} [contentType]
- * @property {Record<string, string>} [headers]
+ * @property {Record<string, string> | ((at: number) => Record<string, string>)} [headers] Or a function of
+ *   when the request arrived (Date.now()): a Retry-After date relative to the read it answers.
  * @property {'reset'} [drop] Destroy the connection instead of answering.
  * @property {boolean} [hang] Never answer (until the server closes).
  * @property {number} [delayMs] Answer normally (or with the fault), but this much later.
@@ -148,6 +151,7 @@ export async function startStandInService(options = {}) {
     let status = timeline[0][1]
     for (const [afterMs, s] of timeline) if (now - since >= afterMs) status = s
     if (plan.activeReads !== undefined) status = job.reads < plan.activeReads ? 'active' : (plan.final ?? 'completed')
+    if (plan.readStatuses?.length) status = plan.readStatuses[Math.min(job.reads, plan.readStatuses.length - 1)]
     const done = status === 'completed' || status === 'archived' || status === 'failed'
     const defaultPr = status === 'completed' ? `https://github.com/example/docs/pull/${job.id.split('_')[1]}` : null
     return {
@@ -307,8 +311,10 @@ export async function startStandInService(options = {}) {
       const replaced = fault && (fault.status || fault.drop) && !fault.afterCreate
       const normal = replaced ? null : answer(req, res)
       if (fault?.drop) return void incoming.socket.destroy()
-      if (fault?.status)
-        return send(res, fault.status, fault.body ?? '', fault.contentType, fault.headers, fault.dripMs)
+      if (fault?.status) {
+        const headers = typeof fault.headers === 'function' ? fault.headers(req.at) : fault.headers
+        return send(res, fault.status, fault.body ?? '', fault.contentType, headers, fault.dripMs)
+      }
       if (normal) send(res, normal.status, normal.body, normal.contentType, {}, fault?.dripMs)
     })
   })

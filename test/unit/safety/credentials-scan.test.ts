@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { credentialSamples, fill, seeded } from '../../../scripts/credential-samples.js'
 import { blankText, blankTexts } from '../../../src/safety/credentials/scan.js'
-import { isSecretFile } from '../../../src/safety/credentials/secret-files.js'
+import { isSecretChange } from '../../../src/safety/secret-files.js'
 
 const j = (...parts: string[]): string => parts.join('')
 const rng = seeded(7)
@@ -214,12 +214,12 @@ describe('secret files', () => {
     'certs/client.p12',
     '.env.production'
   ])('names %s as a secret file', (path) => {
-    expect(isSecretFile({ path })).toBe(true)
+    expect(isSecretChange({ path })).toBe(true)
   })
 
   it('counts a renamed file by its old name as well as its new one', () => {
-    expect(isSecretFile({ path: 'config/app.ini', previousPath: '.env' })).toBe(true)
-    expect(isSecretFile({ path: 'deploy-key.txt', previousPath: '.ssh/id_rsa' })).toBe(true)
-    expect(isSecretFile({ path: 'config/app.ini', previousPath: 'config/app.example.ini' })).toBe(false)
+    expect(isSecretChange({ path: 'config/app.ini', previousPath: '.env' })).toBe(true)
+    expect(isSecretChange({ path: 'deploy-key.txt', previousPath: '.ssh/id_rsa' })).toBe(true)
+    expect(isSecretChange({ path: 'config/app.ini', previousPath: 'config/app.example.ini' })).toBe(false)
   })
 })

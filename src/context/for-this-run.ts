@@ -1,0 +1,131 @@
+// The context of this run, as main.ts needs it: gathered from the runner's event with the settings
+// given, and what there is to say about it logged.
+import type { Deadline } from '../runtime/deadline.js'
+import type { Settings } from '../inputs/settings.js'
+import { log } from '../runtime/log.js'
+import { contextBudgetMs } from '../net/retry-policy.js'
+import { neutralise } from '../safety/neutralise.js'
+import type { Blanked } from '../safety/credentials.js'
+import { contextRequestFromRunner } from '../github/event.js'
+import type { ChangeContext } from './change-context.js'
+import { allSkippedWithoutContext } from './skip-docs.js'
+
+/**
+ * Gathers the context for the run's event, unless `context` is none (then only a push of nothing but
+ * `[skip docs]` commits is told apart), and logs its warning, its notices and its size. The reads
+ * stop at the deadline, on cancel, and once they have taken their share of the time left
+ * (contextBudgetMs), so that the create keeps the rest. A push that deleted a branch comes back with
+ * `startsNothing`; its notice is then the caller's to give, as the reason no job is started. Never throws.
+ */
+export async function gatherRunContext(
+  settings: Pick<Settings, 'context' | 'contextLimit' | 'githubToken'>,
+  promptFromComment: boolean,
+  deadline: Deadline,
+  env: NodeJS.ProcessEnv = process.env
+): Promise<ChangeContext | null> {
+  if (settings.context === 'none') {
+    const notice = allSkippedWithoutContext(env)
+    return notice ? { section: '', notices: [notice], warnings: [], requests: 0, startsNothing: true } : null
+  }
+  const { signal } = deadline
+  const maxMs = contextBudgetMs(deadline.remainingMs())
+  // The readers and the renderer load only for a run that gathers a context: the bundle keeps them
+  // in a chunk of their own, so that a run with context: none does not load them before its create.
+  let gather: typeof import('./change-context.js')
+  try {
+    gather = await import('./change-context.js')
+  } catch (error) {
+    // Only a bundle that lost a file gets here; the job goes out all the same, as promised.
+    const message = neutralise(error instanceof Error ? error.message : String(error))
+    log.warning(`Could not load the code that reads the context: ${message}. The job is created without it.`)
+    return null
+  }
+  const request = contextRequestFromRunner(
+    {
+      detail: settings.context,
+      limit: settings.contextLimit,
+      token: settings.githubToken,
+      promptFromComment,
+      signal,
+      maxMs
+    },
+    env
+  )
+  const context = await gather.gatherChangeContext(request)
+  for (const warning of context.warnings) log.warning(warning)
+  if (context.startsNothing) return context
+  for (const notice of context.notices) log.notice(notice)
+  await logWhatWasKeptBack(context)
+  if (context.section) {
+    const reads = context.requests === 1 ? '1 GitHub request' : `${context.requests} GitHub requests`
+    log.info(
+      `The prompt is sent with ${context.section.length.toLocaleString('en-US')} characters of context ` +
+        `(${settings.context}, at most ${settings.contextLimit.toLocaleString('en-US')}; ${reads}).`
+    )
+  }
+  return context
+}
+
+/**
+ * Blanks the credentials of a review comment's diff hunk, whole, before it is cut to its last lines:
+ * the scan loads only for a comment-triggered run. What it blanked is in `blanked`, for the log and
+ * the summary (blankInstruction counts it with the instruction's).
+ */
+export async function hunkBlanker(): Promise<{ blank: (hunk: string) => string; blanked: Blanked[] }> {
+  const { blankCredentialsInText } = await import('../safety/credentials.js')
+  const blanked: Blanked[] = []
+  return {
+    blanked,
+    blank: (hunk) => {
+      const result = blankCredentialsInText(hunk, "the comment's diff hunk")
+      blanked.push(...result.blanked)
+      return result.text
+    }
+  }
+}
+
+/**
+ * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
+ * prompt: its credentials are blanked, logged and (for the summary) returned like the context's. The scanner loads only here
+ * and with the context, never before a run that sends no outside text.
+ */
+export async function blankInstruction(
+  instruction: string,
+  /** Blanked already, in the review comment's diff hunk (hunkBlanker). */
+  inHunk: Blanked[] = []
+): Promise<{ text: string; blanked: Blanked[] }> {
+  const { blankCredentialsInText } = await import('../safety/credentials.js')
+  const result = blankCredentialsInText(instruction, "the comment's instruction")
+  const blanked = [...inHunk, ...result.blanked]
+  await logWhatWasKeptBack({ blanked }, "comment's instruction")
+  return { text: result.text, blanked }
+}
+
+/** The credentials blanked and the secret files named: how many and where, never a value. */
+export async function logWhatWasKeptBack(
+  { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
+  what: 'context' | "comment's instruction" | 'prompt' = 'context'
+): Promise<void> {
+  if (blanked.length > 0) {
+    // Loaded already by whoever blanked them (the scan is in the context's chunk).
+    const { describeBlanked } = await import('../safety/credentials.js')
+    const where =
+      what === 'context'
+        ? "the repository's history"
+        : what === 'prompt'
+          ? "the workflow's prompt, its promptFile, or the text it quotes"
+          : 'the comment, or in the lines of the diff it quotes'
+    log.warning(
+      `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
+        `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`
+    )
+  }
+  if (secretFiles.length > 0) {
+    const shown =
+      secretFiles.slice(0, 10).join(', ') + (secretFiles.length > 10 ? `, and ${secretFiles.length - 10} more` : '')
+    log.info(
+      `${secretFiles.length === 1 ? '1 changed file holds' : `${secretFiles.length} changed files hold`} credentials ` +
+        `by convention, so the context names ${secretFiles.length === 1 ? 'it' : 'them'} without the diff: ${shown}.`
+    )
+  }
+}

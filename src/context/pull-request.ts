@@ -1,0 +1,62 @@
+// A pull request (pull_request, pull_request_target): what it is, what it says, and what it changes.
+// On pull_request_target the title, body and diffs may be written by anyone who can fork.
+import type { ChangeFacts } from './facts.js'
+import type { Gathered, Gathering } from './gather-session.js'
+import { asObject, count, login, text } from '../github/json-shape.js'
+import { codeSpan, quoted } from '../safety/quote-for-agent.js'
+import { plural } from '../runtime/words.js'
+import { readPullFiles } from './shared-reads.js'
+
+export async function gatherPullRequest(gathering: Gathering): Promise<Gathered> {
+  const event = asObject(gathering.request.payload)
+  const pull = asObject(event.pull_request)
+  const number = count(pull.number) ?? count(event.number)
+  if (number === undefined) return { facts: null }
+  const changed = count(pull.changed_files)
+  const additions = count(pull.additions)
+  const deletions = count(pull.deletions)
+  const totalLines = additions !== undefined && deletions !== undefined ? additions + deletions : undefined
+
+  const summary = [
+    `Event: pull request #${number} ${quoted(text(pull.title), 150)} (${gathering.link(`pull/${number}`)})` +
+      `${actionWords(event.action)}${byWhom(pull)}.`,
+    `${branchesLine(pull)}: ${state(pull)}` +
+      (count(pull.commits) !== undefined ? `, ${plural(count(pull.commits) ?? 0, 'commit')}` : '') +
+      (changed !== undefined ? `, ${plural(changed, 'file')} changed` : '') +
+      (totalLines !== undefined ? ` (+${additions} -${deletions})` : '') +
+      '.'
+  ]
+  const facts: ChangeFacts = { summary, writing: { label: "The pull request's description", text: text(pull.body) } }
+  if (changed === 0) return { facts }
+  const files = await readPullFiles(gathering, number, changed)
+  if (!files) return { facts, instead: 'It holds what the event carries: the title, description and counts.' }
+  facts.files = { list: files, total: Math.max(changed ?? 0, files.length), totalLines }
+  return { facts }
+}
+
+function branchesLine(pull: Record<string, unknown>): string {
+  const base = asObject(pull.base)
+  const head = asObject(pull.head)
+  const baseRepository = text(asObject(base.repo).full_name)
+  const headRepository = text(asObject(head.repo).full_name)
+  const fork = headRepository && baseRepository && headRepository !== baseRepository
+  const headName = fork ? `${headRepository}:${text(head.ref)}` : text(head.ref)
+  return `From ${codeSpan(headName)} into ${codeSpan(text(base.ref))}${fork ? ' (from a fork)' : ''}`
+}
+
+function state(pull: Record<string, unknown>): string {
+  if (pull.merged === true) return 'merged'
+  if (pull.state === 'closed') return 'closed without merging'
+  return pull.draft === true ? 'open, a draft' : 'open'
+}
+
+function byWhom(pull: Record<string, unknown>): string {
+  const author = login(asObject(pull.user).login)
+  return author ? `, by @${author}` : ''
+}
+
+/** The event's action (opened, synchronize, closed...), when it is a plain word. */
+export function actionWords(action: unknown): string {
+  const word = text(action)
+  return /^[a-z_]{1,30}$/.test(word) ? ` (${word.replace(/_/g, ' ')})` : ''
+}

@@ -1,0 +1,74 @@
+// A release: its name, tag and notes, and what changed since the release before it.
+import { FILE_CAP_LINE, type ChangeFacts } from './facts.js'
+import { refSegment, type Gathered, type Gathering } from './gather-session.js'
+import { asArray, asObject, count, text } from '../github/json-shape.js'
+import { codeSpan, quoted } from '../safety/quote-for-agent.js'
+import { actionWords } from './pull-request.js'
+import { plural } from '../runtime/words.js'
+import { ReadFailure } from '../github/read-failure.js'
+import { compareLink, compareRange, mayListMoreFiles } from './shared-reads.js'
+
+const RELEASES_READ = 30
+
+export async function gatherRelease(gathering: Gathering): Promise<Gathered> {
+  const event = asObject(gathering.request.payload)
+  const release = asObject(event.release)
+  const tag = text(release.tag_name)
+  if (!tag) return { facts: null }
+  const name = text(release.name).trim()
+  const summary = [
+    `Event: release ${name ? `${quoted(name, 150)}, ` : ''}tag ${codeSpan(tag)} (${gathering.namedLink(`releases/tag/${refSegment(tag)}`)})` +
+      `${actionWords(event.action)}${release.prerelease === true ? ', a pre-release' : ''}.`
+  ]
+  const facts: ChangeFacts = { summary, writing: { label: 'The release notes', text: text(release.body) } }
+  const instead =
+    'It holds what the event carries: the name, tag and notes, without the changes since the last release.'
+
+  const answer = await gathering.read(`/releases?per_page=${RELEASES_READ}`, 'the earlier releases', 'contents: read')
+  if (answer === undefined) return { facts, instead }
+  const previous = previousTag(answer, release)
+  if (previous === null) {
+    summary.push('Range: none; there is no earlier release among the latest ones.')
+    return { facts }
+  }
+  const comparison = await compareRange(
+    gathering,
+    previous,
+    tag,
+    `the comparison ${codeSpan(previous)}...${codeSpan(tag)}`
+  )
+  if (comparison instanceof ReadFailure) {
+    gathering.fail(comparison)
+    summary.push(`Range: since the previous release, tag ${codeSpan(previous)} (its changes could not be read).`)
+    return { facts, instead }
+  }
+  const { files, totalCommits } = comparison
+  summary.push(
+    `Range: since the previous release, ${codeSpan(previous)}...${codeSpan(tag)}: ${plural(totalCommits, 'commit')}, ${plural(files.length, 'file')} changed.`,
+    `Compare: ${compareLink(gathering, previous, tag)}`
+  )
+  if (mayListMoreFiles(comparison)) summary.push(FILE_CAP_LINE)
+  facts.commits = { list: comparison.commits, total: totalCommits }
+  facts.files = { list: files, total: files.length }
+  return { facts }
+}
+
+/**
+ * The tag of the release published before this one: drafts never count, and for a full release
+ * neither do pre-releases (the range from the last full release is what changed for its users).
+ */
+function previousTag(answer: unknown, release: Record<string, unknown>): string | null {
+  const at = (entry: Record<string, unknown>) => Date.parse(text(entry.published_at) || text(entry.created_at))
+  const thisAt = at(release)
+  const thisId = count(release.id)
+  let best: { tag: string; at: number } | null = null
+  for (const entry of asArray(answer).map(asObject)) {
+    const tag = text(entry.tag_name)
+    const when = at(entry)
+    if (!tag || tag === release.tag_name || entry.draft === true || count(entry.id) === thisId) continue
+    if (release.prerelease !== true && entry.prerelease === true) continue
+    if (!Number.isFinite(when) || (Number.isFinite(thisAt) && when >= thisAt)) continue
+    if (!best || when > best.at) best = { tag, at: when }
+  }
+  return best?.tag ?? null
+}

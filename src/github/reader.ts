@@ -1,0 +1,171 @@
+import { parseBoundedJson, type JsonBounds } from '../safety/bounded-json.js'
+import { HttpClient, NetworkError } from '../net/http.js'
+import { RetryPolicy } from '../net/retry-policy.js'
+import { ReadFailure, type Permission } from './read-failure.js'
+
+/** How much reading the context may cost the create: it waits for all of it. */
+export interface ReadLimits {
+  /** GitHub requests before the create, whatever the event. */
+  maxRequests: number
+  /** All of the reading, start to end (cut to the step's share for it, see RetryPolicy.context). */
+  totalMs: number
+  /** One request, connection to last byte. */
+  requestMs: number
+  /** The most of one answer that is read; a compare with 300 files and their diffs runs to a few MB. */
+  maxBodyBytes: number
+}
+
+export const READ_LIMITS: ReadLimits = {
+  maxRequests: RetryPolicy.context.maxRequests,
+  totalMs: RetryPolicy.context.maxMs,
+  requestMs: RetryPolicy.context.requestMs,
+  maxBodyBytes: 16 * 1024 * 1024
+}
+
+/** No answer the context reads nests past 8 or holds more than a few thousand arrays and objects. */
+const ANSWER_SHAPE: JsonBounds = { maxDepth: 32, maxContainers: 100_000 }
+
+const TIMEOUT_CODES = new Set([
+  'REQUEST_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT'
+])
+
+/**
+ * Reads GitHub's REST API for the context, within a count of requests and a time limit. The token
+ * goes to the API's own origin and nowhere else: no redirect is followed, and no address found in an
+ * answer is ever requested.
+ */
+export class GitHubReader {
+  /** Requests sent so far. */
+  requests = 0
+  private readonly client: HttpClient
+  private readonly totalTimeUp: AbortSignal
+  private readonly signal: AbortSignal
+
+  constructor(
+    private readonly apiUrl: string,
+    private readonly token: string,
+    private readonly limits: ReadLimits = READ_LIMITS,
+    /** The step's deadline and cancel: reading never outlives it. */
+    private readonly stepSignal?: AbortSignal
+  ) {
+    const { requestMs, maxBodyBytes } = limits
+    this.client = new HttpClient(new URL(apiUrl).origin, {
+      connectTimeoutMs: requestMs,
+      headersTimeoutMs: requestMs,
+      bodyTimeoutMs: requestMs,
+      requestTimeoutMs: requestMs,
+      maxBodyBytes
+    })
+    this.totalTimeUp = AbortSignal.timeout(limits.totalMs)
+    this.signal = stepSignal ? AbortSignal.any([stepSignal, this.totalTimeUp]) : this.totalTimeUp
+  }
+
+  /** Whether one more request may be sent. */
+  get canRead(): boolean {
+    return this.requests < this.limits.maxRequests && !this.signal.aborted && this.limits.totalMs > 0
+  }
+
+  /**
+   * GETs `path` (below the API's address, with its query) and returns the parsed JSON.
+   * @throws ReadFailure, and nothing else
+   */
+  async get(path: string, what: string, permission: Permission): Promise<unknown> {
+    if (this.stepSignal?.aborted) throw new ReadFailure('cancelled', what, permission)
+    if (this.totalTimeUp.aborted || this.limits.totalMs <= 0) throw this.timeUp(what, permission)
+    if (this.requests >= this.limits.maxRequests) {
+      throw new ReadFailure('no-budget', what, permission, undefined, String(this.limits.maxRequests))
+    }
+    this.requests++
+    let response
+    try {
+      response = await this.client.send('GET', `${this.apiUrl.replace(/\/+$/, '')}${path}`, {
+        headers: {
+          accept: 'application/vnd.github+json',
+          authorization: `Bearer ${this.token}`,
+          'x-github-api-version': '2022-11-28'
+        },
+        signal: this.signal
+      })
+    } catch (error) {
+      if (this.stepSignal?.aborted) throw new ReadFailure('cancelled', what, permission)
+      if (this.totalTimeUp.aborted) throw this.timeUp(what, permission)
+      if (error instanceof NetworkError && TIMEOUT_CODES.has(error.code)) {
+        throw new ReadFailure('timeout', what, permission, undefined, `within ${seconds(this.limits.requestMs)}`)
+      }
+      const detail = error instanceof NetworkError ? error.message : 'the request failed'
+      throw new ReadFailure('unreachable', what, permission, undefined, detail)
+    }
+    const { status, headers, body } = response
+    if (status >= 200 && status < 300) {
+      if (response.truncated) {
+        const detail = `over ${Math.round(this.limits.maxBodyBytes / 1024 / 1024)} MB`
+        throw new ReadFailure('malformed', what, permission, status, detail)
+      }
+      // Counted before it is parsed: a hostile answer costs one pass over its text, not a gigabyte.
+      const parsed = parseBoundedJson(body, ANSWER_SHAPE)
+      if ('refused' in parsed) throw new ReadFailure('malformed', what, permission, status, parsed.refused)
+      return parsed.value
+    }
+    throw new ReadFailure(failureKind(status, headers, body), what, permission, status)
+  }
+
+  async close(): Promise<void> {
+    await this.client.close()
+  }
+
+  private timeUp(what: string, permission: Permission): ReadFailure {
+    const detail =
+      this.limits.totalMs > 0
+        ? `within ${seconds(this.limits.totalMs)}, the most the context may hold up the create`
+        : "in time: the step's timeout left none for the context"
+    return new ReadFailure('timeout', what, permission, undefined, detail)
+  }
+}
+
+function failureKind(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: string
+): ReadFailure['kind'] {
+  if (status === 429) return 'rate-limited'
+  if (status === 403) {
+    // GitHub says a rate limit was hit with a 403 and either the header or the message.
+    const outOfRequests = String(headers['x-ratelimit-remaining'] ?? '') === '0'
+    return outOfRequests || /rate limit/i.test(body) ? 'rate-limited' : 'forbidden'
+  }
+  if (status === 401) return 'unauthorized'
+  if (status === 404) return 'not-found'
+  if (status === 422) return 'unprocessable'
+  return 'server'
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`
+}
+
+/** Why GITHUB_API_URL cannot be read from: the token is sent nowhere else. */
+export const UNUSABLE_API_URL = 'GITHUB_API_URL is not an http(s) address without credentials, query or fragment'
+
+/**
+ * A reader of GitHub's API at `apiUrl` (GITHUB_API_URL; github.com's by default), or null when it is
+ * not an address the token may go to: http(s), without credentials, query or fragment.
+ */
+export function openGitHubReader(
+  apiUrl: string | undefined,
+  token: string,
+  limits: ReadLimits,
+  signal?: AbortSignal
+): GitHubReader | null {
+  let url: URL
+  try {
+    url = new URL(apiUrl || 'https://api.github.com')
+  } catch {
+    return null
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return null
+  return new GitHubReader(url.href, token, limits, signal)
+}

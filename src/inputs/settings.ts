@@ -1,0 +1,291 @@
+import * as core from '@actions/core'
+import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
+import { isCommentEvent } from '../github/event.js'
+import { readCommentSettings, type CommentSettings } from './comment-settings.js'
+import { Input } from './action-names.js'
+import { formatDuration, parseDuration } from '../runtime/duration.js'
+import { ActionError } from '../runtime/errors.js'
+import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
+import { isJobId } from '../safety/job-id.js'
+import { log } from '../runtime/log.js'
+import { joinPrompts, readPromptFile } from './prompt-file.js'
+import { registerSecret } from '../safety/run-secrets.js'
+import { RetryPolicy } from '../net/retry-policy.js'
+import { hasControlCharacter, neutralise } from '../safety/neutralise.js'
+
+/** Everything a run needs, read and checked before the first request is sent. */
+export interface Settings {
+  /** The documentation project, as the service names it (not yet URL-encoded). */
+  projectId: string
+  /**
+   * The instruction for the agent: promptFile's text, then the prompt input (with a jobId, the prompt
+   * alone, as a follow-up message to it); empty when a comment gives it (a comment's instruction then
+   * follows promptFile's text).
+   */
+  prompt: string
+  /** The admin key, `svc_<secret>`; already masked in the log. */
+  apiKey: string
+  /** The service's address without a trailing slash: https, or http on a loopback host. */
+  baseUrl: string
+  /** Follow the job to a final status, or stop once it exists or has the message (a jobId alone is always followed). */
+  wait: boolean
+  /** How long the step may follow the job, counted from the step's start. */
+  timeoutMs: number
+  /** The steady interval between polls once a job has run a while. */
+  pollIntervalMs: number
+  /** An existing job to follow (with a prompt: to send it a follow-up message) instead of creating one; empty to create. */
+  jobId: string
+  /** Fail a completed job that opened no pull request. */
+  requirePr: boolean
+  /** Set when the run is comment-triggered: a comment event (see COMMENT_EVENTS), and neither prompt nor jobId given. */
+  comment: CommentSettings | null
+  /** What the agent is told besides the prompt: nothing, what changed, or that and the diffs. */
+  context: ContextMode
+  /** The most characters the context section may take. */
+  contextLimit: number
+  /** For GitHub's API: reading the context, and the replies on a comment thread; already masked; may be empty. */
+  githubToken: string
+  /** Read the inputs and the context, show the prompt, send nothing to the service. */
+  dryRun: boolean
+}
+
+// svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
+const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+const POLL_INTERVAL_BOUNDS = {
+  minMs: RetryPolicy.poll.minIntervalMs,
+  whyMin: 'polling more often only adds load on the service'
+}
+
+/**
+ * Masks the API key and the GitHub token in everything the runner prints from now on. It runs
+ * first, before any input is checked or logged, so no later message (an error, a debug line) can
+ * show either.
+ */
+export function maskSecrets(): void {
+  registerSecret(core.getInput(Input.apiKey, { trimWhitespace: false }))
+  registerSecret(core.getInput(Input.githubToken, { trimWhitespace: false }))
+  // A key given under a misspelt name (api_key) is not read, but it is still a key.
+  for (const { variable, meant } of misnamedInputs()) {
+    if (meant === Input.apiKey || meant === Input.githubToken) registerSecret(process.env[variable] ?? '')
+  }
+}
+
+/** Reads and checks every input; `env` tells whether the run is comment-triggered. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const misnamed = misnamedInputs(env)
+  for (const input of misnamed) log.warning(describeMisnamed(input))
+  const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
+  const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
+  const apiKey = required(
+    Input.apiKey,
+    'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
+  )
+  const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
+  const inlinePrompt = core.getInput(Input.prompt)
+  const jobId = readJobId(core.getInput(Input.jobId))
+  // A job to follow needs no prompt, so its file is not read.
+  const prompt = joinPrompts(jobId ? '' : readPromptFile(core.getInput(Input.promptFile)), inlinePrompt)
+  const comment = readCommentSettings(env)
+
+  if (!KEY_SHAPE.test(apiKey)) {
+    throw new ActionError(
+      keyMistake(apiKey) ??
+        `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
+          `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
+          `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
+    )
+  }
+  if (!prompt && !jobId && !comment) {
+    throw new ActionError(
+      `Input ${Input.prompt} is empty and no ${Input.jobId} is given: there is nothing to do. ` +
+        `Give a prompt (or a ${Input.promptFile}) to create a job, or a jobId to follow an existing one.`
+    )
+  }
+  // A prompt with a jobId is a follow-up message to that job (see JobService.sendMessage).
+  if (inlinePrompt && isCommentEvent(env.GITHUB_EVENT_NAME)) {
+    log.warning(
+      `This run was started by a comment (${env.GITHUB_EVENT_NAME}) and has a ${Input.prompt} input, so it starts a job ` +
+        `${jobId ? '(here, a message to one) ' : ''}whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
+        `leave ${Input.prompt} out and let the comment give the instruction (see ${Input.trigger} and ` +
+        `${Input.allowedAssociations}), or check github.event.comment.author_association in the workflow's if: condition.`
+    )
+  }
+
+  const wait = readBoolean(Input.wait, true)
+  const timeoutMs = parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout)
+  const pollIntervalMs = parseDuration(
+    core.getInput(Input.pollInterval) || '5s',
+    Input.pollInterval,
+    POLL_INTERVAL_BOUNDS
+  )
+  if ((wait || jobId) && pollIntervalMs >= timeoutMs) warnPollIntervalNotShorter(pollIntervalMs, timeoutMs)
+
+  return {
+    projectId,
+    prompt,
+    apiKey,
+    baseUrl,
+    wait,
+    timeoutMs,
+    pollIntervalMs,
+    jobId,
+    requirePr: readBoolean(Input.requirePr, false),
+    comment,
+    context: parseContextMode(core.getInput(Input.context)),
+    contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
+    githubToken: readGithubToken(),
+    dryRun: readBoolean(Input.dryRun, false)
+  }
+}
+
+/** The token for GitHub's API (masked by maskSecrets); a comment-triggered run needs it before the other inputs are read. */
+export function readGithubToken(): string {
+  return core.getInput(Input.githubToken)
+}
+
+/** The settings as a debug line, with the secrets and the prompt left out. */
+export function describeSettings(settings: Settings): string {
+  const { apiKey: _key, prompt, githubToken, ...shown } = settings
+  return JSON.stringify({
+    ...shown,
+    githubToken: githubToken ? '(set)' : '',
+    prompt: prompt ? `(${prompt.length} characters)` : ''
+  })
+}
+
+/**
+ * The project as given, once it is sure to name one: it is a segment of every request's path, so
+ * `.` and `..` (which would send the key to another route) are refused, as written or
+ * percent-encoded; and it is logged, so a control character (a line break) is refused too.
+ */
+function readProjectId(projectId: string): string {
+  if (hasControlCharacter(projectId)) {
+    throw new ActionError(
+      `Input ${Input.projectId} has a control character (a line break, a tab...) in it, which no project id has. ` +
+        `Give the project id as the service names it.`
+    )
+  }
+  if (isDotSegment(projectId)) {
+    throw new ActionError(
+      `Input ${Input.projectId} is '${projectId}', which names no project: as part of the request's path it ` +
+        `would point at another route of the service. Give the project id as the service names it.`
+    )
+  }
+  return projectId
+}
+
+/** A job to follow, or '' to create one: it must have the shape of a job id (see isJobId). */
+function readJobId(jobId: string): string {
+  if (jobId === '' || isJobId(jobId)) return jobId
+  throw new ActionError(
+    `Input ${Input.jobId} is '${neutralise(jobId, 140)}', which is not a job id: a job id is 1 to 128 letters, ` +
+      `digits and . _ : ~ -, starting with a letter or digit (such as job_123). Give the id from the run that ` +
+      `created the job (its jobId output), or leave ${Input.jobId} out to create a job.`
+  )
+}
+
+/** `.` or `..`, as written or percent-encoded (`%2e`, `.%2E`, even encoded twice). */
+function isDotSegment(text: string): boolean {
+  let decoded = text
+  for (let round = 0; round < 3; round++) {
+    try {
+      decoded = decodeURIComponent(decoded)
+    } catch {
+      break
+    }
+  }
+  return text === '.' || text === '..' || decoded === '.' || decoded === '..'
+}
+
+/** A required input's value; when it is missing but a misspelt name for it is given, the error names that. */
+function requiredInput(name: string, what: string, misnamed: MisnamedInput[]): string {
+  const value = core.getInput(name)
+  if (value) return value
+  const given = misnamed.find((input) => input.meant === name)
+  const hint = given ? ` The step gives ${given.given} instead (${given.variable}): name it ${name}.` : ''
+  throw new ActionError(`Input ${name} is required: ${what}.${hint}`)
+}
+
+function readBoolean(name: string, fallback: boolean): boolean {
+  const value = core.getInput(name)
+  if (value === '') return fallback
+  if (/^(true|yes|on)$/i.test(value)) return true
+  if (/^(false|no|off)$/i.test(value)) return false
+  throw new ActionError(`Input ${name} is '${value}', which is not a boolean. Use true or false.`)
+}
+
+function readBaseUrl(text: string): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new ActionError(
+      `Input ${Input.baseUrl} is '${text}', which is not a URL. Give the service's address, https://...`
+    )
+  }
+  if (url.username || url.password) {
+    throw new ActionError(
+      `Input ${Input.baseUrl} carries credentials. Give the address alone; the key goes in ${Input.apiKey}.`
+    )
+  }
+  if (url.search || url.hash) {
+    // Not quoted: a query is where a key pasted by mistake would sit.
+    throw new ActionError(
+      `Input ${Input.baseUrl} has a query (?) or fragment (#). Give the service's address alone, https://...`
+    )
+  }
+  const loopback = LOOPBACK_HOSTS.has(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ActionError(
+      `Input ${Input.baseUrl} is '${text}', but the key may only travel over https. ` +
+        `Use https://... (plain http is accepted only for 127.0.0.1, ::1 and localhost, for local testing).`
+    )
+  }
+  // The action adds /v2/agent/<projectId>/job itself: an address that already ends in part of it
+  // (pasted from the API reference) would be asked for /v2/v2/agent/..., which no service has.
+  const apiPath = /\/v2(?:\/agent(?:\/.*)?)?\/*$/i.exec(url.pathname)
+  if (apiPath) {
+    const address = `${url.origin}${url.pathname.slice(0, apiPath.index)}`
+    throw new ActionError(
+      `Input ${Input.baseUrl} is '${neutralise(url.href, 200)}', which ends in the API's own path (${neutralise(apiPath[0], 100)}): ` +
+        `the action adds /v2/agent/<projectId>/job itself. Give the service's address alone: ${neutralise(address, 200)}`
+    )
+  }
+  return url.href.replace(/\/+$/, '')
+}
+
+/**
+ * A pollInterval as long as the timeout leaves few reads (the first interval's ramp, then one just
+ * before the deadline): a job that ends early is seen, and logged, that late. Warned, not refused:
+ * the job is still followed and reported right, and tests of a timeout rely on such settings.
+ */
+function warnPollIntervalNotShorter(pollIntervalMs: number, timeoutMs: number): void {
+  const [poll, timeout] = [formatDuration(pollIntervalMs), formatDuration(timeoutMs)]
+  log.warning(
+    `Input ${Input.pollInterval} (${poll}) is not shorter than ${Input.timeout} (${timeout}): the job is read ` +
+      `only a few times within the time allowed, the last just before it runs out, so a job that ends sooner ` +
+      `may be seen late. ` +
+      `Give a ${Input.pollInterval} well below ${Input.timeout} (a tenth of it, say), or a longer ${Input.timeout}.`
+  )
+}
+
+/**
+ * What is wrong with a key that has not the shape of one, when it is a common slip: the header's
+ * `Bearer ` copied with it, or the quotes of a shell or .env file kept in the secret. Never quotes it.
+ */
+function keyMistake(apiKey: string): string | null {
+  if (/^bearer\s/i.test(apiKey)) {
+    return (
+      `Input ${Input.apiKey} starts with 'Bearer ' (the value is not shown): the action writes the Authorization ` +
+      `header itself. Remove 'Bearer ' from the secret, so that it holds the key alone, svc_...`
+    )
+  }
+  if (/^['"`]/.test(apiKey) || /['"`]$/.test(apiKey)) {
+    return (
+      `Input ${Input.apiKey} begins or ends with a quote mark (the value is not shown): the quotes were stored as ` +
+      `part of the secret. Remove them from the secret, so that it holds the key alone, svc_...`
+    )
+  }
+  return null
+}

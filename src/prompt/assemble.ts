@@ -1,0 +1,71 @@
+// The prompt the service gets, put together in one place: promptFile's standing instruction and the
+// prompt input (or a comment's instruction), then the change context after a blank line; and what
+// that carries, for the summary and a dry run (what-leaves.ts).
+import type { ChangeContext } from '../context/change-context.js'
+import { gatherRunContext, logWhatWasKeptBack } from '../context/for-this-run.js'
+import { joinPrompts } from '../inputs/prompt-file.js'
+import type { Settings } from '../inputs/settings.js'
+import type { Deadline } from '../runtime/deadline.js'
+import type { Blanked } from '../safety/credentials.js'
+import { whatLeaves, type WhatLeaves } from './what-leaves.js'
+
+/** The prompt that goes out, and what it carries, for the summary. */
+export interface Prepared {
+  /** The prompt as given: promptFile's and the input's, or the comment's instruction. */
+  prompt: string
+  /** The context section sent after the prompt; empty when there is none. */
+  context: string
+  /** Exactly what is sent. */
+  sent: string
+  leaving: WhatLeaves | null
+}
+
+/**
+ * The prompt that goes out: promptFile's standing instruction first, then the prompt input or the
+ * comment's instruction (a follow-up on the agent's pull request is the comment's instruction alone,
+ * as with jobId), then what changed (settings.context), read before it is sent, within a few
+ * requests and seconds, never in its way (it takes at most half the time left).
+ */
+export async function preparePrompt(
+  settings: Settings,
+  /** A comment's instruction, credentials blanked; null when the run is not comment-triggered. */
+  instruction: { text: string; blanked: Blanked[] } | null,
+  toAgentJob: boolean,
+  deadline: Deadline
+): Promise<Prepared | { skipped: string }> {
+  const { text, blanked } = instruction ?? { text: '', blanked: [] }
+  const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
+  const context: ChangeContext | null = prompt ? await gatherRunContext(settings, instruction !== null, deadline) : null
+  if (context?.startsNothing) return { skipped: context.notices.join(' ') }
+  if (!prompt) return { prompt, context: '', sent: '', leaving: null }
+  // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and
+  // the section), scanned once more after every cut, so that what is scanned is what is sent.
+  const final = await blankWhatIsSent(prompt, context?.section ?? '')
+  const leaving = whatLeaves(final.sent, final.prompt, context, settings, [...blanked, ...final.blanked])
+  return { prompt: final.prompt, context: final.section, sent: final.sent, leaving }
+}
+
+/**
+ * The final pass over what is sent: the prompt (promptFile's text, the prompt input or the comment's
+ * instruction) and the context section, after every normalisation and cut, scanned once more, so that
+ * what is scanned is exactly what is sent. Returns the prompt as sent, its two parts as the summary
+ * shows them, and what this pass blanked (logged), which the earlier passes could not see. The scan
+ * loads here, for a run that sends a prompt.
+ */
+export async function blankWhatIsSent(
+  prompt: string,
+  section: string
+): Promise<{ sent: string; prompt: string; section: string; blanked: Blanked[] }> {
+  const { blankPrompt } = await import('../safety/credentials.js')
+  const {
+    texts: [sent, blankedPrompt, blankedSection],
+    blanked
+  } = blankPrompt([promptWithSection(prompt, section), prompt, section])
+  await logWhatWasKeptBack({ blanked }, 'prompt')
+  return { sent, prompt: blankedPrompt, section: blankedSection, blanked }
+}
+
+/** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */
+export function promptWithSection(prompt: string, section: string): string {
+  return section ? `${prompt}\n\n${section}` : prompt
+}

@@ -1,0 +1,93 @@
+// What leaves the repository for the service, said where the user looks: the job summary counts it
+// (the prompt's size, the context's, what the context left out, the credentials blanked and the
+// secret files named), and a dry run shows the exact prompt in the log and the summary instead of
+// sending it.
+import * as core from '@actions/core'
+import { describeBlanked, type Blanked } from '../safety/credentials/blanked.js'
+import type { ChangeContext } from '../context/change-context.js'
+import { Output } from '../inputs/action-names.js'
+import { log } from '../runtime/log.js'
+
+export interface WhatLeaves {
+  dryRun: boolean
+  /** Exactly what is sent as the job's prompt. */
+  sent: string
+  /** The prompt as given, before the context. */
+  promptChars: number
+  contextChars: number
+  contextLimit: number
+  /** The section's own sentences that say what it left out (context/render.ts records them). */
+  leftOut: string[]
+  blanked: Blanked[]
+  secretFiles: string[]
+  /** Commits left out for `[skip docs]`. */
+  skippedCommits: number
+  /** False when the run ended before the prompt started to go out (a cancel, the timeout); true once it did. */
+  wasSent?: boolean
+}
+
+export function whatLeaves(
+  sent: string,
+  prompt: string,
+  context: ChangeContext | null,
+  settings: { dryRun: boolean; contextLimit: number },
+  /** Credentials blanked in a comment's instruction, which is sent as the prompt. */
+  instructionBlanked: Blanked[] = []
+): WhatLeaves {
+  const section = context?.section ?? ''
+  return {
+    dryRun: settings.dryRun,
+    sent,
+    promptChars: prompt.length,
+    contextChars: section.length,
+    contextLimit: settings.contextLimit,
+    leftOut: (context?.leftOut ?? []).map((gap) => gap.sentence),
+    blanked: [...instructionBlanked, ...(context?.blanked ?? [])],
+    secretFiles: context?.secretFiles ?? [],
+    skippedCommits: context?.skippedCommits ?? 0
+  }
+}
+
+/** A dry run: the exact prompt in the log, line by line, and the status output says so. */
+export function showDryRun(what: WhatLeaves | null): void {
+  core.setOutput(Output.status, 'dry-run')
+  if (!what) return
+  log.info(`Dry run: the prompt that would be sent (${chars(what.sent.length)}), between the lines of dashes:`)
+  log.info('-'.repeat(40))
+  for (const line of what.sent.split('\n')) log.info(line)
+  log.info('-'.repeat(40))
+}
+
+/** The summary's account of what left (or, in a dry run, would leave), escaped for HTML, on one line. */
+export function whatLeavesHtml(what: WhatLeaves, escape: (text: string) => string): string {
+  const verb = what.dryRun
+    ? 'Would be sent (dry run, nothing was sent)'
+    : what.wasSent === false
+      ? 'Not sent (the run ended before it went out)'
+      : 'Sent to the service'
+  const items = [
+    `${verb}: ${chars(what.sent.length)}: the prompt, ${chars(what.promptChars)}` +
+      (what.contextChars
+        ? `, and the context, ${chars(what.contextChars)} (at most ${what.contextLimit.toLocaleString('en-US')}).`
+        : ', and no context.')
+  ]
+  if (what.leftOut.length) items.push(`The context left out: ${what.leftOut.join(' ')}`)
+  if (what.skippedCommits) {
+    items.push(`Commits marked [skip docs] left out: ${what.skippedCommits.toLocaleString('en-US')}.`)
+  }
+  if (what.blanked.length) {
+    items.push(`Credentials blanked before sending: ${what.blanked.length}: ${describeBlanked(what.blanked)}.`)
+  }
+  if (what.secretFiles.length) {
+    const shown = what.secretFiles.slice(0, 10).join(', ') + (what.secretFiles.length > 10 ? ', …' : '')
+    items.push(
+      `Files that hold credentials by convention, named without their diff: ${what.secretFiles.length} (${shown}).`
+    )
+  }
+  // The exact prompt of a dry run is report/summary.ts's to show, within the summary's size limit.
+  return `<p><strong>What left the repository</strong></p><ul>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>`
+}
+
+function chars(n: number): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'character' : 'characters'}`
+}

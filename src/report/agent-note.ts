@@ -1,0 +1,130 @@
+// The note the action leaves on a pull request a job opened: the job's id (in a hidden marker too,
+// which comment/agent-pull-request.ts reads back to route a later /docs comment there to the job),
+// what asked for it, and how to ask for changes. Written when the run has ended, once per job.
+import type { TriggeringComment } from '../comment/trigger.js'
+import { FRESH_FLAG } from '../comment/trigger.js'
+import {
+  marker,
+  notesOn,
+  openReader,
+  pullRequestOf,
+  tokenLogin,
+  type TokenAuthor
+} from '../comment/agent-pull-request.js'
+import { readEventPayload } from '../github/event.js'
+import { asObject, login, sha } from '../github/json-shape.js'
+import { loadOctokit, runLink } from '../github/octokit.js'
+import { failureClause, ReadFailure } from '../github/read-failure.js'
+import { Input } from '../inputs/action-names.js'
+import { readTriggerForNote } from '../inputs/comment-settings.js'
+import { RetryPolicy } from '../net/retry-policy.js'
+import { log } from '../runtime/log.js'
+import { neutralise } from '../safety/neutralise.js'
+import { codeSpan } from '../safety/quote-for-agent.js'
+import { blankSecrets } from '../safety/run-secrets.js'
+import type { RunOutcome } from './run-ending.js'
+
+const { requestTimeoutMs } = RetryPolicy.agentPullRequest
+
+/**
+ * Leaves the note on the pull request a job opened: its id (in the marker too), what asked for it,
+ * and how to ask for changes. Once per job: a pull request that has the job's note already (after a
+ * follow-up) gets none. It needs "pull-requests: write" there; without it, one notice. Never throws.
+ */
+export async function leaveAgentNote(
+  outcome: RunOutcome,
+  token: string,
+  comment: TriggeringComment | null,
+  replies: TokenAuthor | undefined,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv = process.env
+): Promise<void> {
+  const { job } = outcome
+  if (outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
+  const jobId = job.id
+  const pr = pullRequestOf(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com')
+  if (!pr) return
+  const trigger = readTriggerForNote()
+  const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
+  if (!token) {
+    log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
+    return
+  }
+  const reader = openReader(token, signal, env)
+  if (!reader) return
+  try {
+    const author = tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
+    if ((await notesOn(reader, pr, author)).includes(jobId)) return
+    const { octokit, serverUrl } = await loadOctokit(token)
+    const body = noteBody(jobId, comment, trigger, serverUrl, env)
+    await octokit.rest.issues.createComment({
+      owner: pr.owner,
+      repo: pr.repo,
+      issue_number: pr.number,
+      body,
+      request: { signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]) }
+    })
+    log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
+  } catch (error) {
+    log.notice(
+      `Could not leave a note on ${where} naming job ${jobId}: ${noteFailure(error)} ` +
+        `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
+    )
+  } finally {
+    await reader.close()
+  }
+}
+
+/** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
+export function noteBody(
+  jobId: string,
+  comment: TriggeringComment | null,
+  trigger: string,
+  serverUrl: string,
+  env: NodeJS.ProcessEnv = process.env
+): string {
+  const repository = comment?.repository ?? env.GITHUB_REPOSITORY ?? ''
+  const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
+    ? `[workflow run](${runLink(serverUrl, repository, env.GITHUB_RUN_ID)})`
+    : 'workflow run'
+  const asked = requestedBy(comment, env)
+  return blankSecrets(
+    `${marker(jobId)}\n📝 Documentation agent job ${codeSpan(jobId)} opened this pull request, asked for by a ${run}` +
+      `${asked ? ` (${asked})` : ''}.\n\n` +
+      `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
+      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
+  )
+}
+
+/** What started the run: the comment, or the push's range, or the event's name. */
+function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv): string {
+  if (comment) {
+    const anchor =
+      comment.kind === 'review comment'
+        ? `discussion_r${comment.id}`
+        : comment.kind === 'review'
+          ? `pullrequestreview-${comment.id}`
+          : `issuecomment-${comment.id}`
+    const who = login(comment.author)
+    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on ${comment.thread.kind} #${comment.thread.number}`
+  }
+  const event = env.GITHUB_EVENT_NAME ?? ''
+  if (event === 'push') {
+    const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
+    const before = sha(payload.before).slice(0, 7)
+    const after = sha(payload.after).slice(0, 7)
+    const branch = env.GITHUB_REF_NAME ? ` to ${codeSpan(env.GITHUB_REF_NAME, 100)}` : ''
+    return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
+  }
+  return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''
+}
+
+function noteFailure(error: unknown): string {
+  if (error instanceof ReadFailure) return `${failureClause(error, Input.githubToken)}.`
+  const { status, message } = error as { status?: unknown; message?: unknown }
+  const said = neutralise(typeof message === 'string' ? message : String(error), 200)
+  if (status === 403 || status === 404) {
+    return `HTTP ${status} (${said}); the token may not write there: the workflow needs "pull-requests: write" on that repository.`
+  }
+  return typeof status === 'number' ? `HTTP ${status} (${said}).` : `${said}.`
+}

@@ -1,0 +1,305 @@
+import { Input, Output } from '../inputs/action-names.js'
+import { formatDuration } from '../runtime/duration.js'
+import type { Job } from '../service/job-record.js'
+
+// How a run ended, said once: the step's log, the job summary and the reply on a comment thread
+// all take their words from here, so they cannot tell the same ending two ways. (A little over 300
+// lines, on purpose: every ending's words in one file, under one exhaustive switch.)
+
+/**
+ * How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a
+ * deleted branch); `noSign`: after a follow-up message, the job read final throughout, never working
+ * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent.
+ */
+export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run'
+
+/** What the run knows of its job at any moment: the reply's progress and the forced exit after a cancel read it. */
+export interface JobSoFar {
+  /** The job as last seen; null if it was never read. */
+  job: Job | null
+  /** The job's id; empty when no job is known. */
+  jobId: string
+  /** The run sent (or was sending) the prompt to an existing job as a follow-up message. */
+  followUp?: boolean
+}
+
+/** How the run ended, with exactly what each ending needs to be told (see Ending). */
+export type RunOutcome =
+  | (JobSoFar & {
+      ending: 'final'
+      job: Job
+      /** Whether a completed job without a pull request fails the step. */
+      requirePr?: boolean
+    })
+  | (JobSoFar & { ending: 'created' })
+  | (JobSoFar & {
+      ending: 'timeout'
+      /** The step's timeout, for the sentence. */
+      timeoutMs?: number
+      /** Why the last read failed, if it did. */
+      lastProblem?: string | null
+    })
+  | (JobSoFar & {
+      ending: 'noSign'
+      job: Job
+      /** How long the job was read after the message. */
+      waitedMs: number
+    })
+  | (JobSoFar & {
+      ending: 'cancelled'
+      /**
+       * A write was sent and not answered, so a job may exist that the run never heard of, or (with
+       * followUp) the message may or may not have reached the job.
+       */
+      writeInFlight?: boolean
+    })
+  | (JobSoFar & {
+      ending: 'error'
+      /** The sentence that says what happened and what to do. */
+      reason?: string
+      /** The service created a job, but its answer could not be read, so its id is unknown. */
+      createdUnread?: boolean
+      /** The answer to the create or the message was lost (a 5xx, a reset, the timeout mid-write): a job, or the message, may exist. */
+      writeUncertain?: boolean
+    })
+  | (JobSoFar & { ending: 'dry-run' })
+  | (JobSoFar & {
+      ending: 'skipped'
+      /** The sentence that says why no job was started. */
+      reason: string
+    })
+
+/** How the step ends, and the words for each place that tells it. */
+export interface EndingReport {
+  /** `failed` fails the step with `log`; `warning` and `notice` are annotations; `info` a log line. */
+  level: 'failed' | 'warning' | 'notice' | 'info'
+  /** The sentence for the step's log: what happened and what to do. */
+  log: string
+  /** One short sentence for the job summary and the reply on the thread. */
+  short: string
+  /** The reply's leading emoji. */
+  icon: string
+}
+
+/**
+ * How the service's values are shown where the words go: as they are in the log (they are short
+ * tokens, and the log neutralises every line), in code spans on the thread (see comment-reply.ts).
+ */
+export interface ValueFormat {
+  id(jobId: string): string
+  status(status: string): string
+}
+
+const AS_IS: ValueFormat = { id: (jobId) => jobId, status: (status) => status }
+
+const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
+const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
+
+/** Says how the run ended; `format` shows the service's values for where the words go. */
+export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS): EndingReport {
+  const { job } = outcome
+  const jobId = outcome.jobId || job?.id || ''
+  const name = format.id(jobId)
+  // With a prompt too, jobId sends it to the job as a follow-up message: following is jobId alone.
+  const withJobIdAlone = `${Input.jobId}: ${jobId} and no ${Input.prompt}`
+  const followAgain = `To follow it again, run this action with ${withJobIdAlone}.`
+  switch (outcome.ending) {
+    case 'final':
+      return finalEnding(outcome.job, name, outcome.requirePr ?? false, outcome.followUp ?? false)
+    case 'created':
+      if (outcome.followUp) {
+        return {
+          level: 'info',
+          icon: '📨',
+          short: `The follow-up message was sent to job ${name}; this run does not follow it (${Input.wait} is false).`,
+          log: `Not following job ${jobId} after the message (${Input.wait} is false). Follow it later with ${withJobIdAlone}.`
+        }
+      }
+      return {
+        level: 'info',
+        icon: '🚀',
+        short: `Job ${name} was created; this run does not follow it (${Input.wait} is false).`,
+        log: `Not following job ${jobId} (${Input.wait} is false). Follow it later with ${withJobIdAlone}.`
+      }
+    case 'timeout':
+      return {
+        level: 'failed',
+        icon: '⏱️',
+        short: `Timed out: job ${name} was still ${job ? format.status(job.status) : 'running'} when the run's ${Input.timeout} ran out. It ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+        log:
+          `Job ${jobId} did not reach a final status within the timeout of ${formatDuration(outcome.timeoutMs ?? 0)} ` +
+          `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${outcome.lastProblem}` : ''} ` +
+          `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
+      }
+    case 'noSign':
+      return noSignEnding(outcome.job, name, outcome.waitedMs)
+    case 'cancelled':
+      if (jobId) {
+        const unsure =
+          outcome.followUp && outcome.writeInFlight
+            ? ' while the message was being sent: it may or may not have reached the job'
+            : ''
+        return {
+          level: 'failed',
+          icon: '🛑',
+          short: `The workflow run was cancelled${unsure}. Job ${name} ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+          log: `The run was cancelled${unsure}. Job ${jobId} ${KEEPS_RUNNING}. ${followAgain}`
+        }
+      }
+      if (outcome.writeInFlight) {
+        return {
+          level: 'failed',
+          icon: '🛑',
+          short: 'The workflow run was cancelled while the job was being created: it may or may not have been created.',
+          log:
+            'The run was cancelled while the job was being created: it may or may not have been created. ' +
+            "Check the project's jobs before running again."
+        }
+      }
+      return {
+        level: 'failed',
+        icon: '🛑',
+        short: 'The workflow run was cancelled before a job was started.',
+        log: 'The run was cancelled before a job was created.'
+      }
+    case 'error':
+      return {
+        level: 'failed',
+        icon: '❌',
+        short: failedShort(outcome, name),
+        log: outcome.reason ?? 'The run failed.'
+      }
+    case 'dry-run':
+      if (outcome.followUp) {
+        return {
+          level: 'notice',
+          icon: '🧪',
+          short: `Dry run: nothing was sent to job ${name}; the summary shows the exact message it would have received.`,
+          log:
+            `Dry run (${Input.dryRun} is true): the message above is exactly what would be sent to job ${jobId}; ` +
+            `nothing was sent to the service. Set ${Input.dryRun} to false to send it.`
+        }
+      }
+      return {
+        level: 'notice',
+        icon: '🧪',
+        short: jobId
+          ? `Dry run: job ${name} would be followed; nothing was sent to the service.`
+          : 'Dry run: nothing was sent to the service; the summary shows the exact prompt it would have received.',
+        log: jobId
+          ? `Dry run (${Input.dryRun} is true): job ${jobId} would be followed; nothing was sent to the service.`
+          : `Dry run (${Input.dryRun} is true): the prompt above is exactly what would be sent; nothing was sent ` +
+            `to the service and no job was created. Set ${Input.dryRun} to false to create the job.`
+      }
+    case 'skipped':
+      return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason || 'No job was started.' }
+  }
+}
+
+/** The line said once when a follow after a message reads a final status it does not believe yet. */
+export function staleLine(job: Job, windowMs: number): string {
+  return (
+    `Job ${job.id} still reads ${job.status}${job.prLink ? ` (${job.prLink})` : ''}, as it may for a while after ` +
+    `taking a message: waiting up to ${formatDuration(windowMs)} for it to show that it is working on it.`
+  )
+}
+
+/** After a message, a job that read final throughout: a warning, with what it last showed. */
+function noSignEnding(job: Job, name: string, waitedMs: number): EndingReport {
+  const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
+  return {
+    level: 'warning',
+    icon: '⚠️',
+    short: `Job ${name} showed no sign of taking the follow-up message: it still read ${shown}.`,
+    log:
+      `Job ${name} showed no sign of having taken the follow-up message within ${formatDuration(waitedMs)}: ` +
+      `every read showed it ${shown}, as before the message. The service may be slow to show the new work, or ` +
+      `the agent did it between two reads. Look at the job and its pull request before sending the message again; ` +
+      `to follow the job, run this action with ${Input.jobId}: ${job.id} and no ${Input.prompt}.`
+  }
+}
+
+/**
+ * A failed run in one sentence for the summary and the thread. Where a write's answer was lost, it says
+ * that the job, or the message, may exist: a reader who took it for "nothing happened" would ask again.
+ */
+function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: string): string {
+  const seeLog = "the workflow run's log says"
+  if (outcome.followUp && !outcome.job) {
+    return outcome.writeUncertain
+      ? `The service's answer to the follow-up message was lost, so it may or may not have reached job ${name}. ` +
+          `Look at the job and its pull request before asking again, or the agent may do the work twice; ${seeLog} more.`
+      : `The follow-up message to job ${name} failed; ${seeLog} why.`
+  }
+  if (outcome.jobId || outcome.job) return `Following job ${name} failed; ${seeLog} why.`
+  if (outcome.createdUnread) return `A job was created, but its id could not be read; ${seeLog} how to find it.`
+  if (outcome.writeUncertain) {
+    return (
+      "The service's answer to the create was lost, so the job may or may not have been created. Check the " +
+      `project's jobs before asking again, or a second job may be made; ${seeLog} more.`
+    )
+  }
+  return `The run failed and no job was started; ${seeLog} why.`
+}
+
+/** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
+function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boolean): EndingReport {
+  if (job.status === 'failed') {
+    return {
+      level: 'failed',
+      icon: '❌',
+      short: `Job ${name} failed: the agent hit an unrecoverable error.`,
+      log:
+        `Job ${name} failed: the agent hit an unrecoverable error. Look the job up in the project's dashboard, ` +
+        `then run again, perhaps with a clearer prompt.`
+    }
+  }
+  if (job.status === 'archived') {
+    return {
+      level: 'warning',
+      icon: '🗄️',
+      short: `Job ${name} was archived; it may not have finished its work.`,
+      log: `Job ${name} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; it may not have finished its work.`
+    }
+  }
+  if (job.prLink && followUp) {
+    // After a follow-up the agent works on the job's own pull request: it may be the one it had.
+    return {
+      level: 'info',
+      icon: '✅',
+      short: `Job ${name} completed the follow-up; its pull request: ${job.prLink}`,
+      log: `Job ${name} completed the follow-up message; its pull request: ${job.prLink}`
+    }
+  }
+  if (job.prLink) {
+    return {
+      level: 'info',
+      icon: '✅',
+      short: `Job ${name} opened a pull request: ${job.prLink}`,
+      log: `Job ${name} completed and opened a pull request: ${job.prLink}`
+    }
+  }
+  // The link itself was warned about once, when it was read (status-log.ts).
+  if (job.refusedPrLink !== undefined) {
+    return {
+      level: requirePr ? 'failed' : 'notice',
+      icon: '⚠️',
+      short:
+        `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, ` +
+        `so it is not passed on. Look the job up in the project's dashboard.`,
+      log:
+        `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, so it is ` +
+        `not passed on and the ${Output.prLink} output is empty. Look the job up in the project's dashboard` +
+        `${requirePr ? `; ${Input.requirePr} is true, so the step fails` : ''}.`
+    }
+  }
+  return {
+    level: requirePr ? 'failed' : 'notice',
+    icon: '☑️',
+    short: `Job ${name} completed with no changes: no pull request was opened (${NO_CHANGES}).`,
+    log: requirePr
+      ? `Job ${name} completed without opening a pull request, and ${Input.requirePr} is true. The agent changed ` +
+        `no files, or the project pushes straight to its deploy branch instead of opening pull requests.`
+      : `Job ${name} completed without opening a pull request: ${NO_CHANGES}.`
+  }
+}

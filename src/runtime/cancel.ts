@@ -1,0 +1,38 @@
+import { CancelledError } from './errors.js'
+
+export interface CancelWatch {
+  /** Aborts with a CancelledError when the runner cancels the run. */
+  signal: AbortSignal
+  stop(): void
+}
+
+/**
+ * Turns the runner's SIGINT (then SIGTERM) into an abort. The first signal starts a grace of
+ * `graceMs` (RetryPolicy.cancel.graceMs) for the run to say what it knows (the job id, how to follow it again), and to let a
+ * create in flight be answered; if the run has not finished by then, `onForcedExit` says it and
+ * the process exits. Later signals do not cut the grace short: the runner sends SIGTERM a few
+ * seconds after SIGINT, and a create answered in between must still name its job.
+ */
+export function watchForCancel(onForcedExit: () => void, graceMs: number): CancelWatch {
+  const controller = new AbortController()
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) return
+    controller.abort(new CancelledError(signal))
+    setTimeout(() => {
+      onForcedExit()
+      process.exit(1)
+    }, graceMs).unref()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return {
+    signal: controller.signal,
+    stop: () => {
+      // Once cancelled, the handlers stay and ignore later signals: the run is saying what it
+      // knows, and the grace's timer ends the process if it takes too long.
+      if (controller.signal.aborted) return
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { MAX_TIMER_MS } from './deadline.js'
+import { ActionError } from './errors.js'
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/
+
+export interface DurationBounds {
+  /** The shortest accepted, in whole milliseconds (default 1ms). */
+  minMs?: number
+  /** Why nothing shorter is accepted, for the error. */
+  whyMin?: string
+}
+
+/**
+ * Reads `500ms`, `90s`, `15m`, `1h` or a bare number of seconds, as whole milliseconds. Anything
+ * else is an error that quotes what was given, so a typo in a workflow is found on the first run,
+ * not after 30 minutes; so is a duration that rounds below `minMs`, or that no timer can hold.
+ */
+export function parseDuration(text: string, inputName: string, bounds: DurationBounds = {}): number {
+  const match = DURATION.exec(text.trim())
+  const exact = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : NaN
+  if (!Number.isFinite(exact) || exact <= 0) {
+    throw new ActionError(
+      `Input ${inputName} is '${text}', which is not a duration. ` +
+        `Use a positive number with ms, s, m or h (500ms, 90s, 15m, 1h), or a bare number of seconds.`
+    )
+  }
+  const ms = Math.round(exact)
+  const minMs = bounds.minMs ?? 1
+  if (ms < minMs) {
+    const shortest = minMs % 1000 === 0 ? `${minMs / 1000}s` : `${minMs}ms`
+    throw new ActionError(
+      `Input ${inputName} is '${text}', which is shorter than ${shortest}, the shortest accepted` +
+        `${bounds.whyMin ? `: ${bounds.whyMin}` : ''}. Use ${shortest} or more.`
+    )
+  }
+  if (ms > MAX_TIMER_MS) {
+    throw new ActionError(
+      `Input ${inputName} is '${text}', which is longer than a timer can hold. ` +
+        `The largest accepted value is ${MAX_TIMER_MS}ms, about ${Math.floor(MAX_TIMER_MS / 3_600_000)}h ` +
+        `(${Math.floor(MAX_TIMER_MS / 8_640_000) / 10} days).`
+    )
+  }
+  return ms
+}
+
+/** `1h 2m`, `3m 5s`, `4.2s`, `350ms`: short enough for a log line or a summary cell. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)}s`
+  const totalSeconds = Math.round(ms / 1000)
+  const h = Math.floor(totalSeconds / 3600)
+  const m = Math.floor((totalSeconds % 3600) / 60)
+  const s = totalSeconds % 60
+  if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`
+  if (m > 0) return s > 0 ? `${m}m ${s}s` : `${m}m`
+  return `${s}s`
+}
+
+/** The end of a line that says a request is asked again: `Trying again in 1.5s (try 2 of 4).` */
+export function tryingAgain(waitMs: number, tries?: { next: number; of: number }): string {
+  return `Trying again in ${formatDuration(waitMs)}${tries ? ` (try ${tries.next} of ${tries.of})` : ''}.`
+}

@@ -1,0 +1,75 @@
+import { asObject } from '../github/json-shape.js'
+import { isJobId } from '../safety/job-id.js'
+import { pullRequestLink } from './pull-request-link.js'
+import { blankSecrets } from '../safety/run-secrets.js'
+import { neutralise } from '../safety/neutralise.js'
+
+/**
+ * An agent job as the service serves it, as far as this action trusts it: the id and status are
+ * short tokens, the other texts are neutralised (see safety/neutralise.ts), and fields the service
+ * leaves out are null.
+ */
+export interface Job {
+  id: string
+  /** `active`, `completed`, `archived` or `failed`, or a status this action does not know yet. */
+  status: string
+  model: string | null
+  sourceRepository: string | null
+  sourceRef: string | null
+  /** The pull request, only when it has the shape of one (see pull-request-link.ts). */
+  prLink: string | null
+  /** A prLink the service gave that was not passed on, neutralised, for the one warning about it. */
+  refusedPrLink?: string
+  createdAt: string | null
+  archivedAt: string | null
+}
+
+export const FINAL_STATUSES = ['completed', 'archived', 'failed'] as const
+const KNOWN_STATUSES = new Set<string>(['active', ...FINAL_STATUSES])
+
+export function isFinal(status: string): boolean {
+  return (FINAL_STATUSES as readonly string[]).includes(status)
+}
+
+export function isKnownStatus(status: string): boolean {
+  return KNOWN_STATUSES.has(status)
+}
+
+const STATUS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+/**
+ * Reads a job record from a parsed response body, or returns null when it is not one: no `id` or
+ * `status`, or one that is not a short token (a proxy's page, a half-written record, or a record
+ * crafted to smuggle a workflow command into the log is not a job, whatever its HTTP status).
+ */
+export function parseJob(body: unknown): Job | null {
+  const record = asObject(body)
+  const { id, status } = record
+  if (typeof id !== 'string' || !isJobId(id) || typeof status !== 'string' || !STATUS.test(status)) return null
+  // A token that holds a secret (an id or status that echoes the key) is not shown anywhere.
+  if (blankSecrets(id) !== id || blankSecrets(status) !== status) return null
+  const source = asObject(record.source)
+  const link = typeof record.prLink === 'string' && record.prLink !== '' ? record.prLink : null
+  const prLink = link === null ? null : pullRequestLink(link)
+  return {
+    id,
+    status,
+    model: shownText(record.model),
+    sourceRepository: shownText(source.repository),
+    sourceRef: shownText(source.ref),
+    prLink,
+    ...(link !== null && prLink === null ? { refusedPrLink: neutralise(link, 120) } : {}),
+    createdAt: shownText(record.createdAt),
+    archivedAt: shownText(record.archivedAt)
+  }
+}
+
+/**
+ * A text field, neutralised: it goes into outputs (which a later step may print), the summary and
+ * the log. Null when the service left it out or empty.
+ */
+function shownText(value: unknown): string | null {
+  if (typeof value !== 'string') return null
+  const safe = neutralise(value)
+  return safe === '' ? null : safe
+}

@@ -1,0 +1,80 @@
+// The example workflows are documentation: the README links to each one (its snippets are only the
+// heart of each), and each passes the key only from a secret. (`npm run lint:workflows` checks them
+// with actionlint; test/unit/project/readme.test.ts checks that none pastes an output into a script.)
+import { readdirSync, readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+const dir = new URL('../../../examples/workflows/', import.meta.url)
+const files = readdirSync(dir).filter((name) => name.endsWith('.yml'))
+const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
+
+describe('examples/workflows', () => {
+  it('has one workflow for each way people use the action', () => {
+    expect(files.sort()).toEqual(['comment.yml', 'dispatch.yml', 'on-push.yml', 'weekly-audit.yml'])
+  })
+
+  it.each(files)('%s is linked from the README', (name) => {
+    expect(readme).toContain(`](examples/workflows/${name})`)
+  })
+
+  it.each(files)('%s takes the key from secrets.DOCS_AGENT_API_KEY', (name) => {
+    const text = readFileSync(new URL(name, dir), 'utf8')
+    expect(text).toContain('apiKey: ${{ secrets.DOCS_AGENT_API_KEY }}')
+    expect(text).toContain('baseUrl: ${{ vars.DOCS_AGENT_BASE_URL }}')
+    expect(text).not.toMatch(/svc_/)
+  })
+
+  it('the push workflow sends the diff, reads what it needs, and never cancels a run that holds a job', () => {
+    const text = readFileSync(new URL('on-push.yml', dir), 'utf8')
+    expect(text).toMatch(/^ +context: diff$/m)
+    expect(text).toMatch(/^permissions:\n {2}contents: read\n {2}actions: read\n\n/m)
+    expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
+    // The agent is told what changed; the prompt no longer has to cite the commit.
+    expect(text).not.toContain('github.sha')
+  })
+
+  it('the comment workflow listens to comments, review comments and reviews, grants the thread permissions and filters on the trigger', () => {
+    const text = readFileSync(new URL('comment.yml', dir), 'utf8')
+    expect(text).toMatch(
+      /^on:\n {2}issue_comment:\n {4}types: \[created\]\n {2}pull_request_review_comment:\n {4}types: \[created\]\n {2}pull_request_review:\n {4}types: \[submitted\]\n/m
+    )
+    expect(text).toMatch(/permissions:\n {2}contents: read\n {2}issues: write\n {2}pull-requests: write\n/)
+    expect(text).toContain("startsWith(github.event.comment.body || github.event.review.body, '/docs')")
+    // The comment must reach the action only through the event payload, never through an expression.
+    expect(text).not.toContain('github.event.comment.body }}')
+    expect(text).not.toMatch(/^\s+prompt:/m)
+  })
+})
+
+describe('run: steps in the README and the examples', () => {
+  // An expression in `run:` is pasted into the shell script before it runs: an output or an event's
+  // text there runs whatever it holds. They go through env: and are quoted as "$VARIABLE".
+  const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1])
+  const workflows = files.map((name) => readFileSync(new URL(name, dir), 'utf8'))
+
+  it.each([...blocks, ...workflows].flatMap(runScripts))('%j has no ${{ }} expression', (script) => {
+    expect(script).not.toContain('${{')
+  })
+
+  it('finds the run: steps it checks', () => {
+    expect(blocks.flatMap(runScripts).length).toBeGreaterThan(0)
+  })
+})
+
+/** The script of every `run:` key in a YAML text: on its line, or the block under it. */
+function runScripts(yaml: string): string[] {
+  const lines = yaml.split('\n')
+  const scripts: string[] = []
+  lines.forEach((line, i) => {
+    const match = /^(\s*(?:- )?)run:\s*(.*)$/.exec(line)
+    if (!match) return
+    // The key's own column: a block belongs to it when indented further.
+    const indent = match[1].length
+    const body = [match[2]]
+    for (let j = i + 1; j < lines.length && (lines[j].trim() === '' || lines[j].search(/\S/) > indent); j++) {
+      body.push(lines[j])
+    }
+    scripts.push(body.join('\n').trim())
+  })
+  return scripts
+}

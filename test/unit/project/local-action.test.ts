@@ -1,0 +1,58 @@
+// `npm run local-action` runs src/main.ts with the inputs of a .env file, as CONTRIBUTING says,
+// when it is given one; the stand-in run without a .env is what .ci/run checks.
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startStandInService, type StandInService } from '../../support/stand-in-service.js'
+
+const script = fileURLToPath(new URL('../../../scripts/local-action.js', import.meta.url))
+let service: StandInService | undefined
+let folder: string | undefined
+afterEach(async () => {
+  await service?.close()
+  if (folder) await rm(folder, { recursive: true, force: true })
+})
+
+function runScript(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let stdout = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code, stdout }))
+  })
+}
+
+describe('npm run local-action', () => {
+  it('runs with the inputs of the .env file it is given, as given, against the service that file names', async () => {
+    service = await startStandInService()
+    folder = await mkdtemp(join(tmpdir(), 'local-action-test-'))
+    const envFile = join(folder, '.env')
+    await writeFile(
+      envFile,
+      [
+        'INPUT_PROJECTID=from-dotenv',
+        "INPUT_PROMPT='Document what .env asks'",
+        `INPUT_BASEURL=${service.url}`,
+        `INPUT_APIKEY=${service.apiKey}`,
+        'INPUT_WAIT=false',
+        ''
+      ].join('\n')
+    )
+    const run = await runScript(['--env-file', envFile])
+
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('Running src/main.ts with the inputs in ')
+    expect(run.stdout).not.toContain('against the stand-in service on 127.0.0.1, with inputs of its own')
+    const posts = service.requestsOf('POST')
+    expect(posts.map((post) => [post.path, JSON.parse(post.body)])).toEqual([
+      ['/v2/agent/from-dotenv/job', { prompt: 'Document what .env asks' }]
+    ])
+    expect(run.stdout).toMatch(/local-action ran src\/main\.ts with the inputs in .*\.env: job \S+, status active\./)
+    // local-action starts through npm exec and compiles src/ as it starts, seconds of CPU: on a 2-core
+    // machine shared with other suites it took over a minute, so two.
+  }, 120_000)
+})

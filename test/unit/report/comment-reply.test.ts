@@ -1,0 +1,116 @@
+// What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
+import { describe, expect, it, vi } from 'vitest'
+import type { Job } from '../../../src/service/job-record.js'
+import { runLink } from '../../../src/github/octokit.js'
+import { outcomeReply, progressReply, startedReply } from '../../../src/report/comment-reply.js'
+import { registerSecret } from '../../../src/safety/run-secrets.js'
+
+const RUN = 'https://github.example/o/r/actions/runs/42'
+
+function job(status: string, prLink: string | null = null): Job {
+  return {
+    id: 'job_7',
+    status,
+    model: null,
+    sourceRepository: null,
+    sourceRef: null,
+    prLink,
+    createdAt: null,
+    archivedAt: null
+  }
+}
+
+describe('runLink', () => {
+  it('links the run on the given server', () => {
+    expect(runLink('https://ghe.example.com/', 'o/r', '42')).toBe('https://ghe.example.com/o/r/actions/runs/42')
+  })
+
+  it("falls back to the repository's Actions page without a run id", () => {
+    expect(runLink('https://github.com', 'o/r', undefined)).toBe('https://github.com/o/r/actions')
+  })
+})
+
+describe('the replies', () => {
+  it('the first one links the run and never starts with a trigger', () => {
+    expect(startedReply(RUN)).toContain(`[Follow the workflow run](${RUN})`)
+    expect(startedReply(RUN)).toMatch(/^👀/)
+  })
+
+  it('while the job runs: its id and status in code spans, and after a message, where the instruction went', () => {
+    expect(progressReply({ job: job('active'), jobId: 'job_7' }, RUN)).toBe(
+      `⏳ Job \`job_7\` is \`active\`. [Follow the workflow run](${RUN}); this comment is updated as it goes.`
+    )
+    expect(progressReply({ job: job('completed'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
+      /^⏳ The instruction went to job `job_7` as a follow-up; it is `completed`\./
+    )
+  })
+
+  it.each<[string, Parameters<typeof outcomeReply>[0], RegExp]>([
+    [
+      'a pull request',
+      { ending: 'final', job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' },
+      /^✅ Job `job_7` opened a pull request: https:\/\/github.com\/o\/r\/pull\/9$/m
+    ],
+    [
+      'no changes',
+      { ending: 'final', job: job('completed'), jobId: 'job_7' },
+      /^☑️ Job `job_7` completed with no changes/
+    ],
+    ['archived', { ending: 'final', job: job('archived'), jobId: 'job_7' }, /^🗄️ Job `job_7` was archived/],
+    ['failed', { ending: 'final', job: job('failed'), jobId: 'job_7' }, /^❌ Job `job_7` failed/],
+    [
+      'timed out',
+      { ending: 'timeout', job: job('active'), jobId: 'job_7' },
+      /^⏱️ Timed out: job `job_7` was still `active` .* It keeps running on the service/
+    ],
+    [
+      'not followed',
+      { ending: 'created', job: job('active'), jobId: 'job_7' },
+      /^🚀 Job `job_7` was created; this run does not follow it \(wait is false\)/
+    ],
+    [
+      'cancelled with a job',
+      { ending: 'cancelled', job: job('active'), jobId: 'job_7' },
+      /^🛑 The workflow run was cancelled. Job `job_7` keeps running/
+    ],
+    [
+      'cancelled before a job',
+      { ending: 'cancelled', job: null, jobId: '' },
+      /^🛑 The workflow run was cancelled before a job was started/
+    ],
+    [
+      'an error with a job',
+      { ending: 'error', job: job('active'), jobId: 'job_7' },
+      /^❌ Following job `job_7` failed/
+    ],
+    ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/],
+    [
+      'a create whose answer was lost',
+      { ending: 'error', job: null, jobId: '', writeUncertain: true },
+      /^❌ The service's answer to the create was lost, so the job may or may not have been created/
+    ]
+  ])('says %s, then the job id and how long the run took, and links the run', (_name, outcome, sentence) => {
+    const reply = outcomeReply(outcome, RUN, 83_000)
+    expect(reply).toMatch(sentence)
+    const job = outcome.jobId ? 'Job `job_7`, ' : ''
+    expect(reply.endsWith(`\n\n${job}took 1m 23s · [Workflow run](${RUN})`)).toBe(true)
+  })
+
+  it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {
+    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN, 1000)).toContain('``job`<b>x</b>``')
+  })
+
+  it('never posts a secret the run holds, in any form', () => {
+    const key = 'svc_echoed_key_0123456789'
+    // core.setSecret writes ::add-mask:: to stdout; keep the test output readable.
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    registerSecret(key)
+    write.mockRestore()
+    const base64 = Buffer.from(key).toString('base64')
+    for (const status of [key, encodeURIComponent(key), base64]) {
+      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, RUN, 1000)
+      expect(reply).not.toContain(key)
+      expect(reply).not.toContain(base64.slice(0, 20))
+    }
+  })
+})
