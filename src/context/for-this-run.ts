@@ -86,8 +86,9 @@ export async function hunkBlanker(): Promise<{ blank: (hunk: string) => string; 
 
 /**
  * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
- * prompt: its credentials are blanked, logged and (for the summary) returned like the context's. The scanner loads only here
- * and with the context, never before a run that sends no outside text.
+ * prompt: its credentials are blanked, logged and (for the summary) returned like the context's. The scan
+ * loads here, with the context, and for the final pass over the prompt: never before a run that sends
+ * no outside text.
  */
 export async function blankInstruction(
   instruction: string,

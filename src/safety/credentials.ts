@@ -33,6 +33,10 @@ export interface CredentialScan<Facts extends ScannedText = ScannedText> {
   secretFiles: string[]
 }
 
+// Every value blanked so far in this run (a process is one run): a value blanked in the context is
+// blanked where it recurs in the prompt, the instruction or the hunk too, whichever is scanned first.
+const blankedInThisRun = new Map<string, string>()
+
 const OWN_SECRET = "this run's API key or GitHub token"
 const OWN_MARKER = `[redacted: ${OWN_SECRET}]`
 
@@ -80,7 +84,7 @@ function blankAll(texts: readonly string[]): { texts: string[]; kinds: string[][
   // Normalised first, so that an invisible character cannot hide the run's own key either.
   const normal = texts.map(normalise)
   const own = normal.map((text) => blankSecrets(text, OWN_MARKER))
-  const scanned = blankTexts(own)
+  const scanned = blankTexts(own, blankedInThisRun)
   return {
     texts: scanned.map((result) => result.text),
     kinds: normal.map((text, i) => {

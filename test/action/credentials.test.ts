@@ -193,6 +193,25 @@ describe('a push with context: diff', () => {
     expect(result.stdout).toContain('2 changed files hold credentials by convention')
   })
 
+  it('blanks a value found once wherever it recurs in what is sent: named in a diff, unnamed in the prompt', async () => {
+    const value = fill('{A14}{d4}{A14}', rng)
+    const history = [
+      standInCommit('Start', [changedFile('src/start.ts')]),
+      standInCommit('Settings', [
+        changedFile('deploy/settings.sh', { additions: 1, deletions: 0, patch: `@@ -0,0 +1 @@\n+API_SECRET=${value}` })
+      ])
+    ]
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ repository: { history, workflowRuns: [] } })
+    const result = await pushRun(history, { prompt: `Say where ${value} is used.` })
+
+    expect(result.code).toBe(0)
+    const [prompt] = promptsSent()
+    expect(prompt).not.toContain(value)
+    expect(prompt.startsWith('Say where [redacted: secret value] is used.')).toBe(true)
+    expect(prompt).toContain('+API_SECRET=[redacted: secret value]')
+  })
+
   it('blanks SendGrid keys of every length, its documented shape among them', async () => {
     const keys = ['{w22}.{w43}', '{w16}.{w32}', '{w22}.{w50}', '{w66}'].map((shape) => j('S', 'G.') + fill(shape, rng))
     const patch = ['@@ -0,0 +1,4 @@', ...keys.map((k, i) => `+SENDGRID_${i}=${k}`)].join('\n')

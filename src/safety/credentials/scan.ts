@@ -220,13 +220,17 @@ export function findCredentials(text: string): Hit[] {
 }
 
 /**
- * Each text normalised, with every credential blanked, and every place any text's blanked value
- * recurs in any of the texts blanked as well.
+ * Each text normalised, with every credential blanked, and every place any text's blanked value (or
+ * one in `memory`) recurs in any of the texts blanked as well.
  */
-export function blankTexts(texts: readonly string[]): Scanned[] {
+export function blankTexts(
+  texts: readonly string[],
+  /** Values blanked by earlier calls (of one run): searched for here too, and this call's added to it. */
+  memory?: Map<string, string>
+): Scanned[] {
   const normal = texts.map(normalise)
   const found = normal.map(findCredentials)
-  const values = new Map<string, string>()
+  const values = memory ?? new Map<string, string>()
   normal.forEach((text, i) => {
     for (const hit of found[i]) {
       const value = text.slice(hit.start, hit.end)
