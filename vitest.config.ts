@@ -5,6 +5,9 @@ const cpus = availableParallelism()
 
 export default defineConfig({
   test: {
+    // GitHub's workflow parser imports its JSON schema without `with { type: 'json' }`, which Node
+    // refuses: Vite reads the package instead (test/unit/readme.test.ts).
+    server: { deps: { inline: ['@actions/workflow-parser'] } },
     // The action-level tests run the bundle the current src/ builds.
     globalSetup: ['test/support/build-action.ts'],
     // .ci/run asks for a JSON report beside the usual one, to count tests across Node versions.

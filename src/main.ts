@@ -4,17 +4,18 @@ import { watchForCancel } from './runtime/cancel.js'
 import type { Blanked } from './safety/credentials.js'
 import { blankInstruction, hunkBlanker } from './context/for-this-run.js'
 import { startCommentReplies, type CommentReplies } from './report/comment-reply.js'
-import { readCommentRequest, type TriggeringComment } from './comment/trigger.js'
+import { FRESH_FLAG, readCommentRequest, type TriggeringComment } from './comment/trigger.js'
 import { startDeadline, type Deadline } from './runtime/deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
 import { tryingAgain } from './runtime/duration.js'
 import { followJob } from './service/follow-job.js'
-import { readCommentSettings } from './inputs/comment-settings.js'
+import { readCommentSettings, readTriggerForNote } from './inputs/comment-settings.js'
 import { describeSettings, maskSecrets, readGithubToken, readSettings, type Settings } from './inputs/settings.js'
 import { isFinal, type Job } from './service/job-record.js'
 import { JobService } from './service/job-service.js'
 import { ServiceError } from './service/service-error.js'
 import { writeSummary } from './report/summary.js'
+import { agentPullRequestShown } from './report/agent-pull-request-shown.js'
 import { log } from './runtime/log.js'
 import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
@@ -75,15 +76,28 @@ export async function run(): Promise<void> {
       outcome = { ending: 'skipped', reason: asked.skipped, ...soFar(progress) }
     } else {
       ask = asked
+      if (ask) {
+        // A cancel is shown on the thread at once: a write in flight may hold the run until the runner
+        // stops it, and the reply must not say "On it" for ever.
+        const { replies } = ask
+        cancel.signal.addEventListener(
+          'abort',
+          () => replies.showEnding(cancelledOutcome(progress), Date.now() - startedAt),
+          { once: true }
+        )
+      }
       settings = readSettings()
       log.debug(`Settings: ${describeSettings(settings)}`)
       checkProxyVariables()
       const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
       // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
-      const agentJobId =
-        ask && !ask.fresh ? await findAgentJob(ask.comment, settings, ask.replies, deadline.signal) : ''
+      const agentJobId = ask && !ask.fresh ? await findAgentJob(ask.comment, settings, deadline.signal) : ''
       cancel.signal.throwIfAborted()
-      if (agentJobId) settings.jobId = agentJobId
+      if (agentJobId) {
+        settings.jobId = agentJobId
+        // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
+        progress.newJobWay = `comment \`${readTriggerForNote()} ${FRESH_FLAG} <instruction>\` on the pull request`
+      }
       const made = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
       if ('skipped' in made) {
         outcome = { ending: 'skipped', reason: made.skipped, ...soFar(progress) }
@@ -109,21 +123,25 @@ export async function run(): Promise<void> {
   }
   announceOnce(outcome)
   const elapsedMs = (): number => Date.now() - startedAt
-  // A summary once there is something to sum up: a job, or a run that got as far as asking for one.
-  if (outcome.jobId || (settings && outcome.ending !== 'error' && outcome.ending !== 'skipped')) {
+  // What the agent did, as GitHub shows its pull request: one bounded read, for the summary and the reply.
+  const pullRequest = await agentPullRequestShown(outcome, settings?.githubToken ?? '', cancel.signal)
+  // A summary for every ending but a skip (an event that starts nothing): a run that failed before any
+  // job existed says so there too.
+  if (outcome.ending !== 'skipped') {
     const leaving = prepared?.leaving && { ...prepared.leaving, wasSent: progress.writeStarted }
     await writeSummary({
       outcome,
       prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
       context: prepared?.context ?? '',
       leaving,
-      elapsedMs: elapsedMs()
+      elapsedMs: elapsedMs(),
+      pullRequest
     })
   }
   // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
   await Promise.all([
-    ask?.replies.finish(outcome, elapsedMs()),
-    leaveAgentNote(outcome, settings?.githubToken ?? '', ask?.comment ?? null, ask?.replies, cancel.signal)
+    ask?.replies.finish(outcome, elapsedMs(), pullRequest),
+    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancel.signal)
   ])
   await service?.close()
 }
@@ -200,7 +218,7 @@ async function sendPrompt(
     onJob(job)
   } else if (prompt) {
     progress.followUp = true
-    const job = await service.sendMessage(progress.jobId, sent, deadline, hooks)
+    const job = await service.sendMessage(progress.jobId, sent, deadline, hooks, progress.newJobWay)
     log.info(`Sent the follow-up message to job ${progress.jobId}.`)
     if (job) onJob(job)
   }
@@ -257,13 +275,14 @@ function failed(error: unknown, progress: JobProgress): RunOutcome {
     ...soFar(progress),
     reason: failureMessage(error),
     createdUnread: error instanceof ServiceError && error.kind === 'takenUnread',
-    writeUncertain: error instanceof ServiceError && error.kind === 'uncertain'
+    writeUncertain: error instanceof ServiceError && error.kind === 'uncertain',
+    refused: error instanceof ServiceError && error.kind === 'refused'
   }
 }
 
 /** The job as the run knows it so far, without the run's own bookkeeping. */
-function soFar({ job, jobId, followUp }: JobProgress): JobSoFar {
-  return { job, jobId, followUp }
+function soFar({ job, jobId, followUp, newJobWay }: JobProgress): JobSoFar {
+  return { job, jobId, followUp, newJobWay }
 }
 
 /** A cancel: with a write on its way, the job (or the message) may or may not be there. */

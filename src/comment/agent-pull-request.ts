@@ -1,8 +1,13 @@
 // The agent's own pull request: how a comment on it finds the job that opened it, from the note the
-// action left there when the job ended (report/agent-note.ts writes it). The job is found from the action's own note only: a
-// comment by the identity the workflow's token writes as, carrying a hidden marker with a job id of
-// the right shape. The same text by anyone else, or in the pull request's body, is not read.
-import { asArray, asObject, login, text } from '../github/json-shape.js'
+// action left there when the job ended (report/agent-note.ts writes it), and the signature that binds
+// a note to its place. The note's hidden marker names the job and carries an HMAC keyed from the API
+// key over this GitHub's host, the repository, the pull request's number, the project and the job id:
+// a comment goes to a job only when a marker on its pull request verifies for all five. Who wrote the
+// comment that holds it does not matter, and is not guessed: a marker written without the key, copied
+// to another pull request or repository, or left for another project, names no job here. What the
+// signature proves, and what it does not, is in docs/security.md.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { asArray, asObject, text } from '../github/json-shape.js'
 import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import type { TriggeringComment } from './trigger.js'
@@ -15,11 +20,6 @@ import { isJobId } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import { RetryPolicy } from '../net/retry-policy.js'
 
-/** Who the workflow's token writes as, when the run already knows it: the author of the reply it posted. */
-export interface TokenAuthor {
-  author(): Promise<string | null>
-}
-
 /** A pull request on the GitHub the workflow runs on. */
 export interface PullRequestRef {
   owner: string
@@ -27,9 +27,21 @@ export interface PullRequestRef {
   number: number
 }
 
-// The login GitHub shows for comments written with a workflow's GITHUB_TOKEN.
-const GITHUB_TOKEN_LOGIN = 'github-actions[bot]'
-const MARKER = /<!-- docs-agent-job: (\S{1,128}) -->/
+/** What a note's signature covers besides the job: where the note is, and for which project. */
+export interface NotePlace {
+  /** The host of the GitHub the workflow runs on (GITHUB_SERVER_URL's). */
+  host: string
+  pr: PullRequestRef
+  projectId: string
+}
+
+/** Who may sign and check notes: the project's API key, from which the note key is derived. */
+export type NoteKey = Pick<Settings, 'apiKey'>
+
+// The marker: the job id percent-encoded (so no id can end the HTML comment or hold a blank), then
+// the signature's version and the signature, base64url.
+const NOTE_VERSION = 'docs-agent-note-v1'
+const MARKER = /<!-- docs-agent-job: ([^\s<>]{1,1200})(?: v1\.([A-Za-z0-9_-]{1,100}))? -->/g
 const { maxPages, perPage, requestTimeoutMs, totalMs } = RetryPolicy.agentPullRequest
 const LIMITS: ReadLimits = {
   maxRequests: maxPages + 1,
@@ -38,15 +50,44 @@ const LIMITS: ReadLimits = {
   maxBodyBytes: 8 * 1024 * 1024
 }
 
-/** The hidden marker that names the job in the action's note. */
-export function marker(jobId: string): string {
-  return `<!-- docs-agent-job: ${jobId} -->`
+/**
+ * The signature of a note: HMAC-SHA256 under a key derived from the API key (never the key itself:
+ * HMAC(apiKey, "docs-agent-note-v1")), over the host, the repository, the pull request's number, the
+ * project and the job id. Names are compared as GitHub does, whatever their case.
+ */
+export function noteSignature({ apiKey }: NoteKey, place: NotePlace, jobId: string): string {
+  const noteKey = createHmac('sha256', apiKey).update(NOTE_VERSION).digest()
+  const covered = JSON.stringify([
+    NOTE_VERSION,
+    place.host.toLowerCase(),
+    `${place.pr.owner}/${place.pr.repo}`.toLowerCase(),
+    place.pr.number,
+    place.projectId,
+    jobId
+  ])
+  return createHmac('sha256', noteKey).update(covered).digest('base64url')
 }
 
-/** The job id a note's marker names, when it has the shape of one; null otherwise. */
-export function markedJobId(body: string): string | null {
-  const found = MARKER.exec(body)
-  return found && isJobId(found[1]) ? found[1] : null
+/** The hidden marker that names the job in the action's note, signed for its place. */
+export function marker(key: NoteKey, place: NotePlace, jobId: string): string {
+  return `<!-- docs-agent-job: ${encodeId(jobId)} v1.${noteSignature(key, place, jobId)} -->`
+}
+
+/**
+ * The job ids the markers in `body` name, each with whether its signature verifies for `place`
+ * under this key. A marker whose id cannot be a job id names none.
+ */
+export function markedJobs(body: string, key: NoteKey, place: NotePlace): { jobId: string; verified: boolean }[] {
+  const found: { jobId: string; verified: boolean }[] = []
+  for (const [, encoded, signature] of body.matchAll(MARKER)) {
+    const jobId = decodeId(encoded)
+    if (jobId === null || !isJobId(jobId)) {
+      found.push({ jobId: '', verified: false })
+      continue
+    }
+    found.push({ jobId, verified: signature !== undefined && sameText(signature, noteSignature(key, place, jobId)) })
+  }
+  return found
 }
 
 /**
@@ -69,30 +110,63 @@ export function pullRequestOf(prLink: string, serverUrl: string): PullRequestRef
 }
 
 /**
+ * Whether a job's source (`source.repository`, a full URL) is the pull request's repository on this
+ * GitHub: `https://host/owner/repo`, with or without `.git` or a trailing slash, in any case.
+ */
+export function isSourceOf(sourceRepository: string | null, pr: PullRequestRef, serverUrl: string): boolean {
+  if (!sourceRepository) return false
+  try {
+    const source = new URL(sourceRepository)
+    const server = new URL(serverUrl)
+    const path = source.pathname.replace(/\/+$/, '').replace(/\.git$/, '')
+    return (
+      source.protocol === 'https:' &&
+      source.host.toLowerCase() === server.host.toLowerCase() &&
+      !source.username &&
+      !source.search &&
+      !source.hash &&
+      path.toLowerCase() === `/${pr.owner}/${pr.repo}`.toLowerCase()
+    )
+  } catch {
+    return false
+  }
+}
+
+/**
  * The job whose note is on the pull request a comment is on, for an instruction that asks for changes
- * there; '' when the comment is not on a pull request, or the pull request is not the agent's. When its
+ * there; '' when the comment is not on a pull request, or no note there verifies for this repository,
+ * pull request and project (a marker that does not verify is ignored, with one notice). When its
  * comments cannot be read, it throws: the run sends nothing rather than guess.
  */
 export async function findAgentJob(
   comment: TriggeringComment,
-  { githubToken: token }: Pick<Settings, 'githubToken'>,
-  /** The run's reply: the token's login is the author of the reply it posted. */
-  replies: TokenAuthor | undefined,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<string> {
+  const { githubToken: token } = settings
   if (!token || comment.thread.kind !== 'pull request') return ''
   const [owner, repo] = comment.repository.split('/')
   const pr = { owner, repo, number: comment.thread.number }
+  const place = placeOf(pr, settings, env)
   const reader = openReader(token, signal, env)
-  if (!reader) return ''
+  if (!reader || !place) return ''
   try {
-    const notes = await notesOn(reader, pr, tokenLogin(reader, replies?.author() ?? Promise.resolve(null)))
-    const jobId = notes.at(-1) ?? ''
+    const notes = await notesOn(reader, pr, settings, place)
+    const jobId = notes.filter((note) => note.verified).at(-1)?.jobId ?? ''
     if (jobId) {
       log.info(
-        `Pull request #${pr.number} was opened by job ${jobId} (from the action's note on it): the instruction goes ` +
-          `to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
+        `Pull request #${pr.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
+          `goes to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
+      )
+    } else if (notes.length > 0) {
+      const trigger = readTriggerForNote()
+      log.notice(
+        `Pull request #${pr.number} has a note naming a documentation agent job that does not verify for this ` +
+          `repository, pull request and project (${settings.projectId}): another project's note, one signed with an ` +
+          `API key since rotated, a copy, or a forgery. It is ignored, and this comment starts a new job. To send an ` +
+          `instruction to a job you know instead, run the workflow with ${Input.jobId} set to its id; ` +
+          `"${trigger} ${FRESH_FLAG} <instruction>" starts a new job without looking for a note.`
       )
     }
     return jobId
@@ -111,47 +185,59 @@ export async function findAgentJob(
   }
 }
 
-/** The login the token writes as: from the run's reply, else GET /user, which an installation token (GITHUB_TOKEN) may not read. */
-export async function tokenLogin(reader: GitHubReader, replyAuthor: Promise<string | null>): Promise<string> {
-  let timer: NodeJS.Timeout | undefined
-  const replied = await Promise.race([
-    replyAuthor,
-    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), requestTimeoutMs)))
-  ]).finally(() => clearTimeout(timer))
-  if (replied) return replied
-  try {
-    const user = login(asObject(await reader.get('/user', "the token's login", 'pull-requests: read')).login)
-    if (user) return user
-    throw new ReadFailure('malformed', "the token's login", 'pull-requests: read', 200, 'no login in it')
-  } catch (error) {
-    // GitHub answers 403 to an installation token, which GITHUB_TOKEN is: it writes as github-actions[bot].
-    if (error instanceof ReadFailure && error.kind === 'forbidden') return GITHUB_TOKEN_LOGIN
-    throw error
-  }
-}
-
 /**
- * The job ids of the notes `author` left on the pull request, oldest first, within the page cap. The
- * pages are read while the author is still being found out (the run's reply may be on its way).
+ * Every marker on the pull request's comments, oldest first, within the page cap, each with whether
+ * it verifies for this place. Whoever wrote the comment, only the signature counts.
  */
-export async function notesOn(reader: GitHubReader, pr: PullRequestRef, author: Promise<string>): Promise<string[]> {
-  // Handled here, awaited below: a failure of either must not go unheard while the other is awaited.
-  author.catch(() => {})
-  const marked: { login: unknown; jobId: string }[] = []
+export async function notesOn(
+  reader: GitHubReader,
+  pr: PullRequestRef,
+  key: NoteKey,
+  place: NotePlace
+): Promise<{ jobId: string; verified: boolean }[]> {
+  const marked: { jobId: string; verified: boolean }[] = []
   const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
   for (let page = 1; page <= maxPages; page++) {
     const comments = asArray(
       await reader.get(`${path}?per_page=${perPage}&page=${page}`, "the pull request's comments", 'pull-requests: read')
     )
-    for (const entry of comments) {
-      const comment = asObject(entry)
-      const jobId = markedJobId(text(comment.body))
-      if (jobId) marked.push({ login: asObject(comment.user).login, jobId })
-    }
+    for (const entry of comments) marked.push(...markedJobs(text(asObject(entry).body), key, place))
     if (comments.length < perPage) break
   }
-  const login = await author
-  return marked.filter((note) => note.login === login).map((note) => note.jobId)
+  return marked
+}
+
+/** Where a note is, for its signature: null when this GitHub's address cannot be read. */
+export function placeOf(
+  pr: PullRequestRef,
+  { projectId }: Pick<Settings, 'projectId'>,
+  env: NodeJS.ProcessEnv
+): NotePlace | null {
+  try {
+    return { host: new URL(env.GITHUB_SERVER_URL || 'https://github.com').host, pr, projectId }
+  } catch {
+    return null
+  }
+}
+
+/** A job id as the marker holds it: percent-encoded, so no id can end the HTML comment or hold a blank. */
+function encodeId(jobId: string): string {
+  return encodeURIComponent(jobId).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+}
+
+function decodeId(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded)
+  } catch {
+    return null
+  }
+}
+
+/** Compares two signatures in constant time. */
+function sameText(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 /** A reader of GitHub's API within the agent's pull request's limits; null when GITHUB_API_URL is unusable. */

@@ -1,4 +1,5 @@
 import { parseBoundedJson, type JsonBounds } from '../safety/bounded-json.js'
+import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
 import { HttpClient, NetworkError } from '../net/http.js'
 import { RetryPolicy } from '../net/retry-policy.js'
 import { ReadFailure, type Permission } from './read-failure.js'
@@ -42,6 +43,7 @@ export class GitHubReader {
   /** Requests sent so far. */
   requests = 0
   private readonly client: HttpClient
+  private readonly totalLimit: TimeLimit
   private readonly totalTimeUp: AbortSignal
   private readonly signal: AbortSignal
 
@@ -60,7 +62,9 @@ export class GitHubReader {
       requestTimeoutMs: requestMs,
       maxBodyBytes
     })
-    this.totalTimeUp = AbortSignal.timeout(limits.totalMs)
+    // The reader holds the limit itself (see timeLimit): a combined signal alone may lose its timer.
+    this.totalLimit = timeLimit(limits.totalMs)
+    this.totalTimeUp = this.totalLimit.signal
     this.signal = stepSignal ? AbortSignal.any([stepSignal, this.totalTimeUp]) : this.totalTimeUp
   }
 
@@ -114,6 +118,7 @@ export class GitHubReader {
   }
 
   async close(): Promise<void> {
+    this.totalLimit.clear()
     await this.client.close()
   }
 

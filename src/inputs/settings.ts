@@ -1,12 +1,13 @@
 import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
-import { isCommentEvent } from '../github/event.js'
+import { isCommentEvent, readEventPayload } from '../github/event.js'
+import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
-import { isJobId } from '../safety/job-id.js'
+import { jobIdProblem, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import { joinPrompts, readPromptFile } from './prompt-file.js'
 import { registerSecret } from '../safety/run-secrets.js'
@@ -77,6 +78,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   for (const input of misnamed) log.warning(describeMisnamed(input))
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
+  // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
+  const fork = core.getInput(Input.apiKey)
+    ? null
+    : forkWithoutSecrets(env.GITHUB_EVENT_NAME ?? '', readEventPayload(env.GITHUB_EVENT_PATH))
+  if (fork && !misnamed.some((input) => input.meant === Input.apiKey))
+    throw new ActionError(forkKeySentence(fork, Input.apiKey))
   const apiKey = required(
     Input.apiKey,
     'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
@@ -177,10 +184,11 @@ function readProjectId(projectId: string): string {
 
 /** A job to follow, or '' to create one: it must have the shape of a job id (see isJobId). */
 function readJobId(jobId: string): string {
-  if (jobId === '' || isJobId(jobId)) return jobId
+  const problem = jobId === '' ? '' : jobIdProblem(jobId)
+  if (!problem) return jobId
   throw new ActionError(
-    `Input ${Input.jobId} is '${neutralise(jobId, 140)}', which is not a job id: a job id is 1 to 128 letters, ` +
-      `digits and . _ : ~ -, starting with a letter or digit (such as job_123). Give the id from the run that ` +
+    `Input ${Input.jobId} is '${neutralise(jobId, 140)}', which is not a job id: ${problem}. A job id is any text ` +
+      `of 1 to ${MAX_JOB_ID_LENGTH} characters without control characters. Give the id from the run that ` +
       `created the job (its jobId output), or leave ${Input.jobId} out to create a job.`
   )
 }

@@ -1,4 +1,5 @@
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
+import { timeLimit } from '../runtime/deadline.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { USER_AGENT } from '../runtime/version.js'
 
@@ -131,8 +132,8 @@ export class HttpClient {
     const progress = options.progress ?? { written: false, status: null }
     // Aborted already: nothing is sent (undici would still connect, and start the request only to drop it).
     if (options.signal?.aborted) throw options.signal.reason
-    const timeout = AbortSignal.timeout(this.limits.requestTimeoutMs)
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+    const limit = timeLimit(this.limits.requestTimeoutMs, ...(options.signal ? [options.signal] : []))
+    const { signal } = limit
     if (URL.canParse(url) && new URL(url).origin !== this.origin) {
       // A guard, not a path any input can reach: the key goes to the service's origin only.
       throw new Error(`Refusing to send a request outside ${this.origin}.`)
@@ -152,7 +153,7 @@ export class HttpClient {
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason
       const notSent = !progress.written
-      if (timeout.aborted) throw new NetworkError(describe('REQUEST_TIMEOUT'), 'REQUEST_TIMEOUT', notSent)
+      if (limit.timedOut()) throw new NetworkError(describe('REQUEST_TIMEOUT'), 'REQUEST_TIMEOUT', notSent)
       const proxyStatus = proxyRefusal(error)
       if (proxyStatus) {
         // The proxy would not open the tunnel: the request never left for the service.
@@ -163,6 +164,8 @@ export class HttpClient {
         throw new NetworkError(`it was refused on this runner before it left (${localReason(error)})`, code, true, true)
       }
       throw new NetworkError(describe(code), code, notSent)
+    } finally {
+      limit.clear()
     }
   }
 

@@ -86,7 +86,8 @@ export const RetryPolicy = {
    * The agent's own pull request (agent-pull-request.ts): its comments are read to find the job's
    * note, before a follow-up and before the note is left, bounded like the context's reads: at most
    * `maxPages` pages of `perPage` comments (the note comes early in a pull request's life), each
-   * request and all of them within their limits.
+   * request and all of them within their limits. Once the job has completed, the pull request itself is
+   * read once for the summary and the reply (github/pull-request-details.ts), within `requestTimeoutMs`.
    */
   agentPullRequest: { maxPages: 5, perPage: 100, requestTimeoutMs: 5000, totalMs: 8000 }
 } as const

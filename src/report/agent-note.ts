@@ -1,23 +1,19 @@
-// The note the action leaves on a pull request a job opened: the job's id (in a hidden marker too,
-// which comment/agent-pull-request.ts reads back to route a later /docs comment there to the job),
-// what asked for it, and how to ask for changes. Written when the run has ended, once per job.
+// The note the action leaves on a pull request a job opened: the job's id (in a hidden, signed marker
+// too, which comment/agent-pull-request.ts reads back to route a later /docs comment there to the
+// job), what asked for it, and how to ask for changes. Written when the run has ended, once per job,
+// and only on a pull request in the repository the job's record names as its source.
 import type { TriggeringComment } from '../comment/trigger.js'
 import { FRESH_FLAG } from '../comment/trigger.js'
-import {
-  marker,
-  notesOn,
-  openReader,
-  pullRequestOf,
-  tokenLogin,
-  type TokenAuthor
-} from '../comment/agent-pull-request.js'
+import { isSourceOf, marker, notesOn, openReader, placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
 import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import { readTriggerForNote } from '../inputs/comment-settings.js'
+import type { Settings } from '../inputs/settings.js'
 import { RetryPolicy } from '../net/retry-policy.js'
+import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
 import { codeSpan } from '../safety/quote-for-agent.js'
@@ -27,43 +23,61 @@ import type { RunOutcome } from './run-ending.js'
 const { requestTimeoutMs } = RetryPolicy.agentPullRequest
 
 /**
- * Leaves the note on the pull request a job opened: its id (in the marker too), what asked for it,
- * and how to ask for changes. Once per job: a pull request that has the job's note already (after a
- * follow-up) gets none. It needs "pull-requests: write" there; without it, one notice. Never throws.
+ * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
+ * it, and how to ask for changes. Only on a pull request on this GitHub, in the repository the job's
+ * record names as its source (a link elsewhere is reported, never written to); once per job: a pull
+ * request that has the job's note already (after a follow-up) gets none. It needs "pull-requests:
+ * write" there; without it, one notice. Never throws.
  */
 export async function leaveAgentNote(
   outcome: RunOutcome,
-  token: string,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'> | null,
   comment: TriggeringComment | null,
-  replies: TokenAuthor | undefined,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<void> {
   const { job } = outcome
-  if (outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
+  if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
   const jobId = job.id
-  const pr = pullRequestOf(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com')
+  const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
+  const pr = pullRequestOf(job.prLink, serverUrl)
   if (!pr) return
   const trigger = readTriggerForNote()
   const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
+  if (!isSourceOf(job.sourceRepository, pr, serverUrl)) {
+    log.notice(
+      `No note was left on ${where}: it is not in the repository job ${jobId} names as its source ` +
+        `(${job.sourceRepository ?? 'none given'}), so the action does not write there. A later ${trigger} comment ` +
+        `there starts a new job; to send the job an instruction, run this action with ${Input.jobId}.`
+    )
+    return
+  }
+  const { githubToken: token } = settings
   if (!token) {
     log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
     return
   }
+  const place = placeOf(pr, settings, env)
   const reader = openReader(token, signal, env)
-  if (!reader) return
+  if (!reader || !place) return
   try {
-    const author = tokenLogin(reader, replies?.author() ?? Promise.resolve(null))
-    if ((await notesOn(reader, pr, author)).includes(jobId)) return
-    const { octokit, serverUrl } = await loadOctokit(token)
-    const body = noteBody(jobId, comment, trigger, serverUrl, env)
-    await octokit.rest.issues.createComment({
-      owner: pr.owner,
-      repo: pr.repo,
-      issue_number: pr.number,
-      body,
-      request: { signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]) }
-    })
+    const notes = await notesOn(reader, pr, settings, place)
+    if (notes.some((note) => note.verified && note.jobId === jobId)) return
+    const { octokit, serverUrl: server } = await loadOctokit(token)
+    const body = noteBody(marker(settings, place, jobId), jobId, comment, trigger, server, env)
+    // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
+    const limit = timeLimit(requestTimeoutMs, signal)
+    try {
+      await octokit.rest.issues.createComment({
+        owner: pr.owner,
+        repo: pr.repo,
+        issue_number: pr.number,
+        body,
+        request: { signal: limit.signal }
+      })
+    } finally {
+      limit.clear()
+    }
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
   } catch (error) {
     log.notice(
@@ -77,6 +91,7 @@ export async function leaveAgentNote(
 
 /** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
 export function noteBody(
+  signedMarker: string,
   jobId: string,
   comment: TriggeringComment | null,
   trigger: string,
@@ -89,7 +104,7 @@ export function noteBody(
     : 'workflow run'
   const asked = requestedBy(comment, env)
   return blankSecrets(
-    `${marker(jobId)}\n📝 Documentation agent job ${codeSpan(jobId)} opened this pull request, asked for by a ${run}` +
+    `${signedMarker}\n📝 Documentation agent job ${codeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
       `${asked ? ` (${asked})` : ''}.\n\n` +
       `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
       `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`

@@ -21,6 +21,11 @@ export interface JobSoFar {
   jobId: string
   /** The run sent (or was sending) the prompt to an existing job as a follow-up message. */
   followUp?: boolean
+  /**
+   * How to start a new job instead of following up this one, for the reply after a refusal: on the
+   * agent's pull request, the trigger with --new (the commenter gave no jobId to leave out).
+   */
+  newJobWay?: string
 }
 
 /** How the run ended, with exactly what each ending needs to be told (see Ending). */
@@ -61,6 +66,8 @@ export type RunOutcome =
       createdUnread?: boolean
       /** The answer to the create or the message was lost (a 5xx, a reset, the timeout mid-write): a job, or the message, may exist. */
       writeUncertain?: boolean
+      /** The service refused the create or the message (400, 404); nothing was taken. */
+      refused?: boolean
     })
   | (JobSoFar & { ending: 'dry-run' })
   | (JobSoFar & {
@@ -82,15 +89,18 @@ export interface EndingReport {
 }
 
 /**
- * How the service's values are shown where the words go: as they are in the log (they are short
- * tokens, and the log neutralises every line), in code spans on the thread (see comment-reply.ts).
+ * How the service's values are shown where the words go: as they are in the log (the log neutralises
+ * every line), in code spans on the thread (see comment-reply.ts), where a link the service gave
+ * must not become one the repository's bot posted.
  */
 export interface ValueFormat {
   id(jobId: string): string
   status(status: string): string
+  /** A link the service gave (the job's pull request). */
+  link(url: string): string
 }
 
-const AS_IS: ValueFormat = { id: (jobId) => jobId, status: (status) => status }
+const AS_IS: ValueFormat = { id: (jobId) => jobId, status: (status) => status, link: (url) => url }
 
 const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
 const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
@@ -105,7 +115,7 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
   const followAgain = `To follow it again, run this action with ${withJobIdAlone}.`
   switch (outcome.ending) {
     case 'final':
-      return finalEnding(outcome.job, name, outcome.requirePr ?? false, outcome.followUp ?? false)
+      return finalEnding(outcome.job, name, outcome.requirePr ?? false, outcome.followUp ?? false, format)
     case 'created':
       if (outcome.followUp) {
         return {
@@ -132,7 +142,7 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
           `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
       }
     case 'noSign':
-      return noSignEnding(outcome.job, name, outcome.waitedMs)
+      return noSignEnding(outcome.job, name, outcome.waitedMs, format)
     case 'cancelled':
       if (jobId) {
         const unsure =
@@ -150,7 +160,9 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
         return {
           level: 'failed',
           icon: '🛑',
-          short: 'The workflow run was cancelled while the job was being created: it may or may not have been created.',
+          short:
+            'The workflow run was cancelled while the job was being created: it may or may not have been created. ' +
+            "If it was, it keeps running on the service: look for it among the project's newest jobs before asking again.",
           log:
             'The run was cancelled while the job was being created: it may or may not have been created. ' +
             "Check the project's jobs before running again."
@@ -205,12 +217,13 @@ export function staleLine(job: Job, windowMs: number): string {
 }
 
 /** After a message, a job that read final throughout: a warning, with what it last showed. */
-function noSignEnding(job: Job, name: string, waitedMs: number): EndingReport {
+function noSignEnding(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingReport {
   const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
+  const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
   return {
     level: 'warning',
     icon: '⚠️',
-    short: `Job ${name} showed no sign of taking the follow-up message: it still read ${shown}.`,
+    short: `Job ${name} showed no sign of taking the follow-up message: it still read ${shownThere}.`,
     log:
       `Job ${name} showed no sign of having taken the follow-up message within ${formatDuration(waitedMs)}: ` +
       `every read showed it ${shown}, as before the message. The service may be slow to show the new work, or ` +
@@ -225,6 +238,13 @@ function noSignEnding(job: Job, name: string, waitedMs: number): EndingReport {
  */
 function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: string): string {
   const seeLog = "the workflow run's log says"
+  if (outcome.followUp && !outcome.job && outcome.refused) {
+    return (
+      `Job ${name} did not take the follow-up message: a job that is archived or failed may take no more, and ` +
+      `nothing was sent anywhere else. ${outcome.newJobWay ? `To start a new job, ${outcome.newJobWay}; ` : ''}` +
+      `${seeLog} more.`
+    )
+  }
   if (outcome.followUp && !outcome.job) {
     return outcome.writeUncertain
       ? `The service's answer to the follow-up message was lost, so it may or may not have reached job ${name}. ` +
@@ -243,7 +263,7 @@ function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
 }
 
 /** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
-function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boolean): EndingReport {
+function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boolean, format: ValueFormat): EndingReport {
   if (job.status === 'failed') {
     return {
       level: 'failed',
@@ -267,7 +287,7 @@ function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boole
     return {
       level: 'info',
       icon: '✅',
-      short: `Job ${name} completed the follow-up; its pull request: ${job.prLink}`,
+      short: `Job ${name} completed the follow-up; its pull request: ${format.link(job.prLink)}`,
       log: `Job ${name} completed the follow-up message; its pull request: ${job.prLink}`
     }
   }
@@ -275,7 +295,7 @@ function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boole
     return {
       level: 'info',
       icon: '✅',
-      short: `Job ${name} opened a pull request: ${job.prLink}`,
+      short: `Job ${name} opened a pull request: ${format.link(job.prLink)}`,
       log: `Job ${name} completed and opened a pull request: ${job.prLink}`
     }
   }

@@ -1,6 +1,9 @@
 import * as core from '@actions/core'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
+import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
+import { pullRequestNumber } from '../service/pull-request-link.js'
+import { followedAJob, verdictOf } from './verdict.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
 import { byteSize, escapeHtml, oneLineHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
 import { safeLogLines } from '../safety/neutralise.js'
@@ -15,36 +18,62 @@ export interface SummaryDetails {
   /** What the prompt sent carries (what-leaves.ts); a dry run's exact prompt. */
   leaving?: WhatLeaves | null
   elapsedMs: number
+  /** The pull request the job opened, as GitHub shows it; null when it was not read. */
+  pullRequest?: PullRequestDetails | null
 }
 
 /**
- * Writes the job summary. Every value is escaped, and each piece of outside text is one line of HTML
+ * Writes the job summary: a heading that leads with the verdict and names the job (verdict.ts), the
+ * next step, then a table with no empty row (a value the run does not have is "none", or its row is
+ * left out). Every value is escaped, and each piece of outside text is one line of HTML
  * (summary-html.ts), so nothing in it can inject HTML or break out of its block into Markdown. The
  * job's texts are neutralised when the record is read (job-record.ts), and so is the prompt here (it
  * may be a comment's text), secrets blanked. The job table comes first and whole; the prompt and the
  * context take what is left of GitHub's 1 MiB, and a cut says how much is left out. A missing or
  * unwritable summary file (a local run) is a debug line, never a failure.
  */
-export async function writeSummary({ outcome, prompt, context, leaving, elapsedMs }: SummaryDetails): Promise<void> {
+export async function writeSummary({
+  outcome,
+  prompt,
+  context,
+  leaving,
+  elapsedMs,
+  pullRequest
+}: SummaryDetails): Promise<void> {
   const { job } = outcome
-  const pr = job?.prLink ? `<a href="${escapeHtml(job.prLink)}">${escapeHtml(job.prLink)}</a>` : 'none'
+  const jobId = outcome.jobId || job?.id || ''
+  const dryRun = outcome.ending === 'dry-run'
+  const verdict = verdictOf(outcome)
   const source = job?.sourceRepository ? `${job.sourceRepository}${job.sourceRef ? ` @ ${job.sourceRef}` : ''}` : ''
   const rows: [string, string][] = [
-    ['Job', escapeHtml(outcome.jobId || 'not created')],
-    ['Status', escapeHtml(job?.status ?? (outcome.ending === 'dry-run' ? 'dry-run' : 'unknown'))],
-    ['Outcome', escapeHtml(describeEnding(outcome).short)],
-    ['Pull request', pr],
-    ['Model', escapeHtml(job?.model ?? '')],
-    ['Source', escapeHtml(source)],
-    ['Followed for', formatDuration(elapsedMs)]
+    ['Job', escapeHtml(jobId || (dryRun ? 'none: nothing was sent' : 'none: no job was created'))],
+    ...row('Status', job?.status ?? (dryRun ? 'dry-run' : '')),
+    ...(jobId && !dryRun
+      ? [['Pull request', pullRequestCell(job?.prLink ?? null, pullRequest ?? null)] as [string, string]]
+      : []),
+    ...row('Model', job?.model ?? ''),
+    ...row('Source', source),
+    ...(followedAJob(outcome) ? [['Followed for', formatDuration(elapsedMs)] as [string, string]] : [])
   ]
-  const summary = core.summary.addHeading('Documentation agent job', 3).addTable([
-    [
-      { data: 'Field', header: true },
-      { data: 'Value', header: true }
-    ],
-    ...rows
-  ])
+  const { short } = describeEnding(outcome)
+  // A failure's reason is the sentence that says what happened and what to do: it stands in for the
+  // short sentence, which points to the log, but where a write's answer was lost the short sentence's
+  // warning (a job, or the message, may exist) comes first.
+  const said =
+    outcome.ending === 'error' && outcome.reason
+      ? `${outcome.writeUncertain || outcome.createdUnread || outcome.followUp ? `<p>${escapeHtml(short)}</p>` : ''}` +
+        `<p>${escapeHtml(outcome.reason)}</p>`
+      : `<p>${escapeHtml(short)}</p><p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>`
+  const summary = core.summary
+    .addHeading(escapeHtml(verdict.heading), 3)
+    .addRaw(said, true)
+    .addTable([
+      [
+        { data: 'Field', header: true },
+        { data: 'Value', header: true }
+      ],
+      ...rows
+    ])
   let room = SUMMARY_MAX_BYTES - byteSize(summary.stringify())
   // What left the repository, counted (what-leaves.ts): short, so it comes before the texts.
   if (leaving) {
@@ -71,6 +100,24 @@ export async function writeSummary({ outcome, prompt, context, leaving, elapsedM
   } finally {
     summary.emptyBuffer()
   }
+}
+
+/** A row with its value escaped, or none when there is no value: the summary has no empty row. */
+function row(field: string, value: string): [string, string][] {
+  return value ? [[field, escapeHtml(value)]] : []
+}
+
+/**
+ * The pull request: its link, and when GitHub showed it, its number, title, state, files and lines (the
+ * title is outside text, neutralised when read and escaped here); "none" when the job opened none.
+ */
+function pullRequestCell(link: string | null, details: PullRequestDetails | null): string {
+  if (!link) return 'none'
+  if (!details) return `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`
+  return (
+    `<a href="${escapeHtml(link)}">#${escapeHtml(pullRequestNumber(link))}</a> ${escapeHtml(details.title)} · ` +
+    escapeHtml(changeLine(details))
+  )
 }
 
 // Held back for the context when the prompt is cut: enough for its folded block to say what it left out.

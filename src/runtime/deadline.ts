@@ -52,3 +52,35 @@ export async function sleep(ms: number, deadline: Deadline): Promise<void> {
   }
   if (reachesDeadline) throw new DeadlineError()
 }
+
+/** A bound on one wait: its signal, and whether it was the bound (not another signal) that ended it. */
+export interface TimeLimit {
+  /** Aborts `ms` after the limit was set (a TimeoutError, as AbortSignal.timeout), or with any of the other signals. */
+  readonly signal: AbortSignal
+  /** Whether the time ran out. */
+  timedOut(): boolean
+  /** Stops the timer: the wait is over. */
+  clear(): void
+}
+
+/**
+ * A time limit on one wait, together with other signals (a cancel, the run's end). Not
+ * `AbortSignal.any([AbortSignal.timeout(ms), …])`: on some Node versions the combined signal holds
+ * its sources weakly, and a timeout signal that nothing else holds is collected by the garbage
+ * collector with its timer, so the bound never fires. Here the pending timer holds the controller
+ * it aborts, so the limit lives as long as the wait, whatever the Node version.
+ */
+export function timeLimit(ms: number, ...others: AbortSignal[]): TimeLimit {
+  const controller = new AbortController()
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    Math.min(Math.max(0, ms), MAX_TIMER_MS)
+  )
+  // The limit only bounds a wait under way: it must not keep a finished run alive.
+  timer.unref()
+  return {
+    signal: others.length ? AbortSignal.any([controller.signal, ...others]) : controller.signal,
+    timedOut: () => controller.signal.aborted,
+    clear: () => clearTimeout(timer)
+  }
+}

@@ -16,7 +16,8 @@ export interface FollowOptions {
   /**
    * After a follow-up message: the service may go on showing the job's old final status (and old
    * prLink) for a while after it took the message, so a final status is only believed once the job
-   * has been seen working again (any status that is not final). If it shows no sign of that within
+   * has been seen working again (any status that is not final) by a read made after the message's
+   * answer: the answer's own status is no sign. If it shows no sign of that within
    * `windowMs` of the start (see RetryPolicy.followUp), the follow ends with `noSign`.
    */
   awaitWork?: { windowMs: number; onStale?: (job: Job) => void }
@@ -50,8 +51,10 @@ export async function followJob(
   let job = lastSeen
   const startedAt = Date.now()
   const { awaitWork } = options
-  // Without a message to wait for, the first final status read is the end.
-  let seenWorking = !awaitWork || (job !== null && !isFinal(job.status))
+  // Without a message to wait for, the first final status read is the end. After one, only a read
+  // made after the message's answer counts as a sign of work: the answer itself may read `active`
+  // while the reads that follow still show the old final status for a while.
+  let seenWorking = !awaitWork
   let staleSaid = false
   /** Ends a follow that never saw the job take the message, when it reads final still. */
   const noSign = (): FollowResult | null =>
@@ -78,7 +81,7 @@ export async function followJob(
       job = await service.getJob(jobId, deadline.signal)
     } catch (error) {
       if (error instanceof DeadlineError) return noSign() ?? { outcome: 'timeout', job, lastProblem }
-      if (!(error instanceof ServiceError) || error.kind === 'fatal') throw error
+      if (!(error instanceof ServiceError) || error.kind === 'fatal' || error.kind === 'refused') throw error
       failures++
       lastProblem = error.message
       if (error.kind === 'notFound' && ++notFound >= notFoundConfirmations) throw error

@@ -1,12 +1,12 @@
 import { asObject } from '../github/json-shape.js'
-import { isJobId } from '../safety/job-id.js'
+import { jobIdProblem } from '../safety/job-id.js'
 import { pullRequestLink } from './pull-request-link.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { neutralise } from '../safety/neutralise.js'
 
 /**
- * An agent job as the service serves it, as far as this action trusts it: the id and status are
- * short tokens, the other texts are neutralised (see safety/neutralise.ts), and fields the service
+ * An agent job as the service serves it, as far as this action trusts it: the id is any text
+ * without control characters (see safety/job-id.ts), the status a short token, the other texts are neutralised (see safety/neutralise.ts), and fields the service
  * leaves out are null.
  */
 export interface Job {
@@ -37,31 +37,54 @@ export function isKnownStatus(status: string): boolean {
 
 const STATUS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
+/** The problem of a body that is not a JSON object at all (a proxy's page): its excerpt says more. */
+export const NOT_AN_OBJECT = 'it is not a JSON object'
+
 /**
- * Reads a job record from a parsed response body, or returns null when it is not one: no `id` or
- * `status`, or one that is not a short token (a proxy's page, a half-written record, or a record
- * crafted to smuggle a workflow command into the log is not a job, whatever its HTTP status).
+ * Reads a job record from a parsed response body, or says why it is not one: no `id` or `status`,
+ * an `id` that cannot be a job id (see safety/job-id.ts), a status that is not a short token, or
+ * either holding a secret this run holds (a proxy's page, a half-written record, or a record crafted
+ * to smuggle a workflow command into the log is not a job, whatever its HTTP status).
  */
-export function parseJob(body: unknown): Job | null {
+export function readJobRecord(body: unknown): { job: Job; problem?: undefined } | { job?: undefined; problem: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problem: NOT_AN_OBJECT }
   const record = asObject(body)
   const { id, status } = record
-  if (typeof id !== 'string' || !isJobId(id) || typeof status !== 'string' || !STATUS.test(status)) return null
+  if (typeof id !== 'string') return { problem: `its \`id\` is ${id === undefined ? 'missing' : 'not a string'}` }
+  const idProblem = jobIdProblem(id)
+  if (idProblem) return { problem: `its \`id\` cannot be a job id: ${idProblem}` }
+  if (typeof status !== 'string') {
+    return { problem: `its \`status\` is ${status === undefined ? 'missing' : 'not a string'}` }
+  }
+  if (!STATUS.test(status)) {
+    return {
+      problem: 'its `status` is not a word of letters, digits and . _ - (at most 64, starting with a letter or digit)'
+    }
+  }
   // A token that holds a secret (an id or status that echoes the key) is not shown anywhere.
-  if (blankSecrets(id) !== id || blankSecrets(status) !== status) return null
+  if (blankSecrets(id) !== id) return { problem: "its `id` holds this run's API key or GitHub token" }
+  if (blankSecrets(status) !== status) return { problem: "its `status` holds this run's API key or GitHub token" }
   const source = asObject(record.source)
   const link = typeof record.prLink === 'string' && record.prLink !== '' ? record.prLink : null
   const prLink = link === null ? null : pullRequestLink(link)
   return {
-    id,
-    status,
-    model: shownText(record.model),
-    sourceRepository: shownText(source.repository),
-    sourceRef: shownText(source.ref),
-    prLink,
-    ...(link !== null && prLink === null ? { refusedPrLink: neutralise(link, 120) } : {}),
-    createdAt: shownText(record.createdAt),
-    archivedAt: shownText(record.archivedAt)
+    job: {
+      id,
+      status,
+      model: shownText(record.model),
+      sourceRepository: shownText(source.repository),
+      sourceRef: shownText(source.ref),
+      prLink,
+      ...(link !== null && prLink === null ? { refusedPrLink: neutralise(link, 120) } : {}),
+      createdAt: shownText(record.createdAt),
+      archivedAt: shownText(record.archivedAt)
+    }
   }
+}
+
+/** A job record from a parsed response body, or null when it is not one (readJobRecord says why). */
+export function parseJob(body: unknown): Job | null {
+  return readJobRecord(body).job ?? null
 }
 
 /**

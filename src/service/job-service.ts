@@ -14,7 +14,7 @@ import {
 import { tryingAgain } from '../runtime/duration.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from '../net/retry-policy.js'
 import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
-import { parseJob, type Job } from './job-record.js'
+import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
 import { ServiceError } from './service-error.js'
 import { createSentences, messageSentences, type WriteSentences } from './write-sentences.js'
 
@@ -82,9 +82,16 @@ export class JobService {
    * (said through hooks.log): the job is known, so it can be followed all the same. A refusal (400,
    * 404) fails: a new job is never created instead.
    */
-  async sendMessage(jobId: string, prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job | null> {
+  async sendMessage(
+    jobId: string,
+    prompt: string,
+    deadline: Deadline,
+    hooks: WriteHooks = {},
+    /** How to start a new job instead, said after a refusal: by default, the action without jobId. */
+    newJobWay?: string
+  ): Promise<Job | null> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
-    const says = messageSentences(jobId, this.options.projectId, this.options.baseUrl)
+    const says = messageSentences(jobId, this.options.projectId, this.options.baseUrl, newJobWay)
     try {
       return await this.write({ url, jobId, surelyTakenStatus: null, says }, prompt, deadline, hooks)
     } catch (error) {
@@ -159,7 +166,7 @@ export class JobService {
     }
     const { status } = response
     if (status >= 200 && status < 300) {
-      const job = parseJob(parseJson(response.body))
+      const { job, problem } = readJobRecord(parseJson(response.body))
       // The record of another job is not this job, whatever else it says (a path that reached
       // another route, a cache that mixed answers): its status and prLink are not taken.
       if (job && job.id !== jobId) {
@@ -171,7 +178,7 @@ export class JobService {
       }
       if (job) return job
       throw new ServiceError(
-        `The service answered the read of job ${jobId} with something that is not a job record ` +
+        `The service answered the read of job ${jobId} with something that is not a job record${because(problem)} ` +
           `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way.`,
         'notAJob'
       )
@@ -227,23 +234,26 @@ export class JobService {
     }
     const { status } = response
     if (status >= 200 && status < 300) {
-      const job = parseJob(parseJson(response.body))
+      const { job, problem } = readJobRecord(parseJson(response.body))
       // A message is answered with its own job; the record of another is not taken (a proxy or cache).
       if (job && (jobId === null || job.id === jobId)) return job
       // The service's own success status, or a page cut off at the size limit (no proxy's login page).
       if (status === surelyTakenStatus || response.truncated) {
         const why = response.truncated
           ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
-          : `it is not a job record: ${excerpt(response)}`
+          : `it is not a job record${because(problem ?? 'it names another job')}: ${excerpt(response)}`
         throw new ServiceError(says.takenUnread(status, why), 'takenUnread')
       }
-      throw new ServiceError(says.notAJobRecord(status, excerpt(response), job?.id ?? null), 'uncertain')
+      throw new ServiceError(
+        says.notAJobRecord(status, excerpt(response), job?.id ?? null, because(problem)),
+        'uncertain'
+      )
     }
     if (status === 429) {
       throw new ServiceError(says.rateLimited(), 'notTaken', retryAfterMs(response.headers['retry-after']))
     }
     if (status >= 500) throw new ServiceError(says.serverFailed(status, excerpt(response)), 'uncertain')
-    if (status === 400 || status === 404) throw new ServiceError(says.refused(status, excerpt(response)), 'fatal')
+    if (status === 400 || status === 404) throw new ServiceError(says.refused(status, excerpt(response)), 'refused')
     throw new ServiceError(this.refusal(response, 'write'), 'fatal')
   }
 
@@ -292,4 +302,9 @@ export class JobService {
   private authHeaders(): Record<string, string> {
     return { authorization: `Bearer ${this.options.apiKey}` }
   }
+}
+
+/** Why a JSON object is not a job record (the field, and what is wrong with it); nothing for a page that is no object. */
+function because(problem: string | undefined): string {
+  return problem && problem !== NOT_AN_OBJECT ? `, as ${problem}` : ''
 }

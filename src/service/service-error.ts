@@ -12,10 +12,12 @@ import { ActionError } from '../runtime/errors.js'
  * - `uncertain`: a write that may or may not have been taken (a job made, a message delivered);
  * - `takenUnread`: a write the service answered with success, whose answer could not be read: for a
  *   create, the job exists and its id is not known;
+ * - `refused`: a write the service refused (400, 404: a bad body, no such project or job, a job that
+ *   takes no more messages): not taken, and asking again will not help;
  * - `fatal`: asking again will not help (bad key, missing scope, redirect, bad request).
  */
 export type ServiceFailureKind =
-  'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'takenUnread' | 'fatal'
+  'transient' | 'notAJob' | 'notFound' | 'notTaken' | 'uncertain' | 'takenUnread' | 'refused' | 'fatal'
 
 export class ServiceError extends ActionError {
   override name = 'ServiceError'

@@ -5,8 +5,11 @@
 
 /** The sentences of one write, by failure. */
 export interface WriteSentences {
-  /** A 2xx whose body is not the record of the job written to (a proxy's page, another job's record). */
-  notAJobRecord(status: number, excerpt: string, namedJob: string | null): string
+  /**
+   * A 2xx whose body is not the record of the job written to (a proxy's page, another job's record);
+   * `why`: the field of a JSON object that is wrong, and how (", as its `id` is missing"), or ''.
+   */
+  notAJobRecord(status: number, excerpt: string, namedJob: string | null, why: string): string
   /** The service took it (its own success status, or a body cut at the size limit), and its answer cannot be read. */
   takenUnread(status: number, why: string): string
   /** 429: the rate limit; the service did not take it. */
@@ -31,8 +34,8 @@ export function createSentences(projectId: string, baseUrl: string): WriteSenten
   // The sentence of every failure after which the job may exist: said once here, whole.
   const mayExist = "The job may or may not have been created: check the project's jobs before running again."
   return {
-    notAJobRecord: (status, excerpt, namedJob) =>
-      `The service answered the create with something that is not ${namedJob ? `its job's record (it names job ${namedJob})` : 'a job record'} ` +
+    notAJobRecord: (status, excerpt, namedJob, why) =>
+      `The service answered the create with something that is not ${namedJob ? `its job's record (it names job ${namedJob})` : `a job record${why}`} ` +
       `(HTTP ${status}: ${excerpt}); a proxy may be in the way. ${mayExist}`,
     takenUnread: (status, why) =>
       `The service created the job (HTTP ${status}), but its answer could not be read (${why}), so its id is not known. ` +
@@ -61,14 +64,23 @@ export function createSentences(projectId: string, baseUrl: string): WriteSenten
   }
 }
 
-export function messageSentences(jobId: string, projectId: string, baseUrl: string): WriteSentences {
+/** The way to a new job named after a refused message, unless the caller knows a better one. */
+const NEW_JOB_WAY = 'run this action without jobId'
+
+export function messageSentences(
+  jobId: string,
+  projectId: string,
+  baseUrl: string,
+  /** How to start a new job instead, said after a refusal (on the agent's pull request: a comment with --new). */
+  newJobWay = NEW_JOB_WAY
+): WriteSentences {
   // The sentence of every failure after which the message may have reached the job: said once here, whole.
   const mayHaveReached =
     `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
     'request before running this again, or the agent may do the work twice.'
   return {
-    notAJobRecord: (status, excerpt, namedJob) =>
-      `The service answered the message to job ${jobId} with something that is not ${namedJob ? `its job's record (it names job ${namedJob})` : 'a job record'} ` +
+    notAJobRecord: (status, excerpt, namedJob, why) =>
+      `The service answered the message to job ${jobId} with something that is not ${namedJob ? `its job's record (it names job ${namedJob})` : `a job record${why}`} ` +
       `(HTTP ${status}: ${excerpt}); a proxy may be in the way. ${mayHaveReached}`,
     takenUnread: (status, why) =>
       `The service took the message for job ${jobId} (HTTP ${status}), but its answer could not be read (${why}); ` +
@@ -82,10 +94,10 @@ export function messageSentences(jobId: string, projectId: string, baseUrl: stri
     refused: (status, excerpt) =>
       status === 404
         ? `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 404: ${excerpt}): the job is not ` +
-          'in this project, or takes no more messages. Check jobId and projectId. No new job was created; to start ' +
-          'one, run this action without jobId.'
+          `in this project, or takes no more messages. Check jobId and projectId. No new job was created; to start ` +
+          `one, ${newJobWay}.`
         : `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 400: ${excerpt}): a job that is ` +
-          'archived or failed may take no more messages. No new job was created; to start one, run this action without jobId.',
+          `archived or failed may take no more messages. No new job was created; to start one, ${newJobWay}.`,
     timedOutBeforeSent: () =>
       `The timeout ran out before the message to job ${jobId} could be sent to ${baseUrl}. The message did not reach ` +
       `job ${jobId}; check that baseUrl is reachable from the runner, or raise the timeout.`,

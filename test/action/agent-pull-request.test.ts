@@ -40,10 +40,13 @@ afterEach(async () => {
 })
 afterAll(removeEventFiles)
 
+/** The repository the jobs work on: the note is written only to a pull request there. */
+const SOURCE = `${SERVER}/${REPO}`
 /** Jobs that open AGENT_PR; by default a job's pull request is on another host, and gets no note. */
 const OPENS_AGENT_PR: ServiceOptions = {
-  plan: { activeMs: 100, prLink: AGENT_PR_LINK },
-  messagePlan: { activeMs: 100, prLink: AGENT_PR_LINK }
+  plan: { activeMs: 100, prLink: AGENT_PR_LINK, repository: SOURCE },
+  // Read once as working after the message: the message's own answer is no sign of work.
+  messagePlan: { activeReads: 1, prLink: AGENT_PR_LINK, repository: SOURCE }
 }
 
 async function standIns(serviceOptions: ServiceOptions = {}, githubOptions: GitHubOptions = {}): Promise<void> {
@@ -111,7 +114,7 @@ describe('the note on the pull request a job opened', () => {
     const [note] = notes()
     expect(notes()).toHaveLength(1)
     expect(note.issueNumber).toBe(AGENT_PR)
-    expect(note.body.startsWith(`<!-- docs-agent-job: ${jobId} -->\n`)).toBe(true)
+    expect(note.body).toMatch(new RegExp(`^<!-- docs-agent-job: ${jobId} v1\\.[\\w-]{43} -->\n`))
     expect(note.body).toContain(`Documentation agent job \`${jobId}\` opened this pull request`)
     expect(note.body).toContain(`[workflow run](${RUN_LINK}) (a workflow_dispatch event)`)
     expect(note.body).toContain('comment `/docs <what to change>` here: the instruction goes to the same job')
@@ -191,7 +194,7 @@ describe("/docs on the agent's own pull request", () => {
     expect(reply.bodies.some((b) => b.startsWith(`⏳ The instruction went to job \`${jobId}\` as a follow-up`))).toBe(
       true
     )
-    expect(reply.body).toMatch(new RegExp(`^✅ Job \`${jobId}\` .*pull request: ${AGENT_PR_LINK}`))
+    expect(reply.body).toMatch(new RegExp(`^✅ Job \`${jobId}\` .*pull request: \`${AGENT_PR_LINK}\``))
     // The note is left once, not again after the follow-up.
     expect(notes()).toHaveLength(1)
   })
@@ -216,13 +219,13 @@ describe("/docs on the agent's own pull request", () => {
     expect(prompt).not.toContain('Audit every page')
   })
 
-  it('finds the note of a token that is not GITHUB_TOKEN through GET /user when no reply could be posted', async () => {
-    // A personal token: its note is by its user, whom GET /user names.
+  it('finds the note of a token that is not GITHUB_TOKEN by its signature, without asking who the token is', async () => {
+    // A personal token: its note is by its user.
     await standIns(OPENS_AGENT_PR, { tokenLogin: 'docs-bot', user: 'docs-bot' })
     const jobId = (await runByHand()).outputs.jobId
     const [note] = notes()
     expect(note.body).toContain(jobId)
-    // The comment's run may not reply (so its reply cannot tell who the token is).
+    // The comment's run may not reply.
     await github.close()
     github = await startStandInGitHub({
       tokenLogin: 'docs-bot',
@@ -232,7 +235,7 @@ describe("/docs on the agent's own pull request", () => {
     })
     const run = await onComment('/docs also mention that --force never asks')
 
-    expect(github.threadReads.map((r) => r.pathname)).toContain('/user')
+    expect(github.threadReads.map((r) => r.pathname)).not.toContain('/user')
     expect(creates()).toHaveLength(1)
     expect(messages().map((r) => r.path)).toEqual([`/v2/agent/docs/job/${jobId}/message`])
     expect(run.stdout).toContain(`Pull request #${AGENT_PR} was opened by job ${jobId}`)
@@ -481,7 +484,7 @@ describe('one reply, edited as the run goes', () => {
     expect(reply.bodies.every((body, i) => i === 0 || body !== reply.bodies[i - 1])).toBe(true)
     expect(reply.body).toMatch(
       new RegExp(
-        `^✅ Job \`${jobId}\` opened a pull request: https://github\\.com/example/docs/pull/5\\n\\nJob \`${jobId}\`, took [\\d.]+m?s · `
+        `^✅ Job \`${jobId}\` opened a pull request: \`https://github\\.com/example/docs/pull/5\`\\n\\nTook [\\d.]+m?s · `
       )
     )
   })
@@ -533,7 +536,9 @@ describe('one reply, edited as the run goes', () => {
     expect(reply.body).toMatch(
       new RegExp(`^🛑 The workflow run was cancelled\\. Job \`${job}\` keeps running on the service`)
     )
-    expect(reply.body).toContain(`Job \`${job}\`, took `)
+    // The job named once, in the sentence.
+    expect(reply.body.split(job).length - 1).toBe(1)
+    expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
   })
 
   it('on timeout: edited with the job id and that the job keeps running on the service', async () => {
@@ -545,6 +550,7 @@ describe('one reply, edited as the run goes', () => {
     const [reply] = github.comments
     expect(github.comments).toHaveLength(1)
     expect(reply.body).toMatch(/^⏱️ Timed out: job `(job_1_\w+)` was still `active`.*It keeps running on the service/)
-    expect(reply.body).toContain(`Job \`${run.outputs.jobId}\`, took `)
+    expect(reply.body.split(run.outputs.jobId).length - 1).toBe(1)
+    expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
   })
 })

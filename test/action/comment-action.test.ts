@@ -107,10 +107,8 @@ describe('a trusted comment', () => {
     expect(reply.issueNumber).toBe(12)
     expect(reply.bodies[0]).toContain(`[Follow the workflow run](${RUN_LINK})`)
     const { jobId, prLink } = run.outputs
-    expect(
-      reply.body.startsWith(`✅ Job \`${jobId}\` opened a pull request: ${prLink}\n\nJob \`${jobId}\`, took `)
-    ).toBe(true)
-    expect(reply.body).toMatch(/, took [\d.]+m?s · /)
+    expect(reply.body.startsWith(`✅ Job \`${jobId}\` opened a pull request: \`${prLink}\`\n\nTook `)).toBe(true)
+    expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
     expect(reply.body.endsWith(`· [Workflow run](${RUN_LINK})`)).toBe(true)
     expectOneReplyEdited()
     expect(github.requests.every((r) => r.headers.authorization === `token ${TOKEN}`)).toBe(true)

@@ -223,17 +223,15 @@ describe('item 4: the path names the job it means', () => {
     }
   )
 
-  it.each(['.', '..', '%2e%2e', 'job/../x', '::add-mask::x'])(
-    'jobId %j is refused before any request',
-    async (jobId) => {
-      service = await startStandInService()
-      const run = await runAction({ inputs: inputsFor(service, { prompt: '', jobId }) })
+  // Any other text without control characters is a job id the contract allows, sent encoded (conversation-trust.test.ts).
+  it.each(['.', '..', 'x'.repeat(201)])('jobId %j is refused before any request', async (jobId) => {
+    service = await startStandInService()
+    const run = await runAction({ inputs: inputsFor(service, { prompt: '', jobId }) })
 
-      expect(run.code).toBe(1)
-      expect(run.stdout).toMatch(/::error::Input jobId is '.+', which is not a job id/)
-      expect(service.requests).toHaveLength(0)
-    }
-  )
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/::error::Input jobId is '.+', which is not a job id/)
+    expect(service.requests).toHaveLength(0)
+  })
 
   it("the record of another job is not the job asked for: read again, and the right one's outputs", async () => {
     const other = { id: 'job_other', status: 'completed', prLink: 'https://github.com/acme/other/pull/666' }

@@ -2,7 +2,7 @@
 // A stand-in for the part of GitHub's REST API that the action uses: reactions on an issue comment
 // or a review comment, comments created, listed and updated on an issue or pull request, replies
 // to review comments, and who the token is (comment-triggered runs, the note on the agent's pull
-// request); and the
+// request); a pull request's details (the summary of a job that opened one); and the
 // reads of the context for the agent: a workflow run, a workflow's runs, a comparison of two commits,
 // a pull request's files, the releases. A real HTTP server on 127.0.0.1, Node's built-ins only,
 // like ./stand-in-service.js; it records every request, and can answer every request with an error
@@ -76,10 +76,12 @@ import { join } from 'node:path'
  * @property {string[]} [forcePushed] Commits no longer in the history: a comparison from one is a 422.
  * @property {WorkflowRun[]} [workflowRuns] Newest first.
  * @property {Record<number, ApiFile[]>} [pullFiles] Each pull request's changed files.
+ * @property {Record<number, object>} [pulls] Each pull request as `GET …/pulls/{number}` answers it
+ *   (see apiPullRequest); a number not here is a 404.
  * @property {object[]} [releases] As GitHub lists them, newest first.
  *
  * @typedef {'reaction' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
- *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases'} Route
+ *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull'} Route
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
  *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
@@ -90,6 +92,9 @@ import { join } from 'node:path'
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
  * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
+ * @property {Partial<Record<Route, {ms: number, times?: number}>>} [delays] Do what the route's first
+ *   `times` requests (default 1) ask at once (a comment is made), but answer this much later: GitHub
+ *   slow to answer.
  * @property {Record<string, string>} [headers] Added to every answer (e.g. GitHub's `deprecation`
  *   and `sunset`, which Octokit reports).
  * @property {StandInRepository} [repository] What the context's reads find.
@@ -126,6 +131,8 @@ export async function startStandInGitHub(options = {}) {
   const repository = options.repository ?? {}
   /** @type {http.ServerResponse[]} */
   const hanging = []
+  /** @type {Map<Route | null, number>} How many requests of each route were answered late (delays). */
+  const delayed = new Map()
 
   /**
    * @param {RecordedRequest} req
@@ -243,6 +250,10 @@ export async function startStandInGitHub(options = {}) {
       }
       case 'releases':
         return { status: 200, body: paged(repository.releases ?? []) }
+      case 'pull': {
+        const pull = repository.pulls?.[Number(parts[5])]
+        return pull ? { status: 200, body: pull } : notFound()
+      }
       default:
         return null
     }
@@ -342,8 +353,20 @@ export async function startStandInGitHub(options = {}) {
         return
       }
       const { status, body, headers } = answered
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...options.headers, ...headers })
-      res.end(typeof body === 'string' ? body : JSON.stringify(body))
+      const reply = () => {
+        if (res.destroyed) return
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...options.headers, ...headers })
+        res.end(typeof body === 'string' ? body : JSON.stringify(body))
+      }
+      const route = routeOf(req)
+      const delay = route ? options.delays?.[route] : undefined
+      if (delay && (delayed.get(route) ?? 0) < (delay.times ?? 1)) {
+        delayed.set(route, (delayed.get(route) ?? 0) + 1)
+        hanging.push(res)
+        setTimeout(reply, delay.ms).unref()
+        return
+      }
+      reply()
     })
   })
   const host = options.host ?? '127.0.0.1'
@@ -362,7 +385,11 @@ export async function startStandInGitHub(options = {}) {
     },
     /** The requests of the context's reads (workflow runs, compare, pull request files, releases). */
     get reads() {
-      return requests.filter((r) => r.method === 'GET' && !isThreadRead(r))
+      return requests.filter((r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull')
+    },
+    /** The reads of a pull request's details (`GET …/pulls/{number}`). */
+    get pullReads() {
+      return requests.filter((r) => routeOf(r) === 'pull')
     },
     /** The reads of a thread's comments and of who the token is. */
     get threadReads() {
@@ -408,7 +435,8 @@ function routeOf(req) {
     ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/runs$/, 'workflow-runs'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/compare\/.+\.\.\..+$/, 'compare'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files$/, 'pull-files'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases']
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull']
   ])
   const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
   return found ? found[2] : null
@@ -818,6 +846,46 @@ export function apiRelease(options = {}) {
     created_at: options.publishedAt ?? '2026-11-02T10:00:00Z',
     published_at: options.publishedAt ?? '2026-11-02T10:00:00Z',
     html_url: `https://github.com/${options.repository ?? 'octo-org/docs-site'}/releases/tag/${tag}`
+  }
+}
+
+/**
+ * @typedef {object} ApiPullRequestOptions
+ * @property {number} number
+ * @property {string} [title] Default 'Document the --dry-run flag'.
+ * @property {'open' | 'draft' | 'merged' | 'closed'} [state] Default 'open'.
+ * @property {number} [changedFiles] Default 3.
+ * @property {number} [additions] Default 42.
+ * @property {number} [deletions] Default 7.
+ * @property {string} [repository] Default 'octo-org/docs-site'.
+ * @property {string} [serverUrl] Default 'https://github.com'.
+ */
+
+/**
+ * A pull request as `GET /repos/{owner}/{repo}/pulls/{number}` answers (the fields around those read).
+ * @param {ApiPullRequestOptions} options
+ */
+export function apiPullRequest(options) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  const state = options.state ?? 'open'
+  const merged = state === 'merged'
+  return {
+    url: `https://api.github.com/repos/${repository}/pulls/${options.number}`,
+    html_url: `${options.serverUrl ?? 'https://github.com'}/${repository}/pull/${options.number}`,
+    number: options.number,
+    state: state === 'open' || state === 'draft' ? 'open' : 'closed',
+    draft: state === 'draft',
+    merged,
+    merged_at: merged ? '2026-11-02T11:00:00Z' : null,
+    title: options.title ?? 'Document the --dry-run flag',
+    body: 'Written by the documentation agent.',
+    user: { login: 'docs-agent-bot', type: 'Bot' },
+    head: { ref: 'docs-agent/dry-run', sha: commitId(`pull-${options.number}`), repo: { full_name: repository } },
+    base: { ref: 'main', sha: commitId('base'), repo: { full_name: repository } },
+    commits: 1,
+    changed_files: options.changedFiles ?? 3,
+    additions: options.additions ?? 42,
+    deletions: options.deletions ?? 7
   }
 }
 

@@ -3,7 +3,7 @@
 // tests, the demo and the benchmark all talk to. Plain JavaScript with Node's built-ins only, so
 // that `npm run demo` works on a fresh clone with no install step.
 //
-// It serves the interface as docs/service-contract.md describes it (201 on create, 200 on get,
+// It serves the interface as docs/service-contract.md and docs/openapi.yaml describe it (201 on create, 200 on get,
 // {"error": ...} bodies, 401/403/404/429), records every request it receives, and can be scripted:
 // how each job's status moves over time, and faults to inject (status codes, bodies, Retry-After,
 // proxy pages, hangs, connection resets, a lost answer after the job was made). It also takes
@@ -26,6 +26,7 @@ import http from 'node:http'
  * @property {string | null} [prLink] The pull request once final; default a made-up GitHub link
  *   for a completed job, null otherwise.
  * @property {string | null} [ref] `source.ref` (default 'main'; null as the real service may send).
+ * @property {string} [repository] `source.repository` (default 'https://github.com/example/docs').
  *
  * @typedef {object} Fault An answer that replaces the normal one.
  * @property {'POST' | 'GET'} [method] Only requests with this method.
@@ -50,9 +51,12 @@ import http from 'node:http'
  * @property {Record<string, string | string[] | undefined>} headers
  * @property {string} body
  * @property {number} at When it arrived (Date.now()).
+ * @property {{status: number, contentType: string, body: string}} [answer] What the stand-in answered
+ *   (none for a dropped connection or a request left hanging): tests check it against docs/openapi.yaml.
  *
  * @typedef {object} StandInJob
  * @property {string} id
+ * @property {number} number Which job it is, from 1 (seeded jobs from 901).
  * @property {string} projectId
  * @property {string} prompt
  * @property {number} createdAt Date.now() when it was made.
@@ -61,17 +65,22 @@ import http from 'node:http'
  * @property {object | null} stale The record as it was before the last message, while it is still shown.
  * @property {number} staleLeft How many more reads show `stale`.
  * @property {number} reads Reads served from the current plan (for activeReads).
+ * @property {string | null} archivedAt When the job was first seen archived: it does not change on later reads.
  *
  * @typedef {object} Options
  * @property {string} [apiKey] The key the service accepts (default 'svc_stand_in_key').
  * @property {string[]} [readOnlyKeys] Keys that may read but not create (403 on create).
  * @property {string[]} [projects] The projects that exist (default: any).
  * @property {Plan | ((n: number) => Plan)} [plan] How jobs move (or one plan per nth job, from 1).
+ * @property {(n: number) => string} [jobIds] The id of the nth job made (from 1); by default
+ *   `job_<n>_<random>`. The contract allows any string: a test may give ids with `/`, `%`, spaces...
  * @property {Plan | ((n: number) => Plan)} [messagePlan] How a job moves after a follow-up message,
  *   counted from the message (or one plan per nth message, from 1); default: active for 300 ms, then
  *   completed, with the same default pull request.
  * @property {number} [staleReadsAfterMessage] The message's answer and this many reads after it show
  *   the job as it was before the message (its old final status and prLink), as the real service may.
+ * @property {boolean} [freshMessageAnswer] The message's answer shows the job as it is after the message
+ *   (active) while the reads after it still show the old record (staleReadsAfterMessage).
  * @property {string[]} [refuseMessagesWhen] Statuses in which a job refuses a message with 400
  *   (default archived and failed).
  * @property {Fault[]} [faults] Faults to inject, first match wins.
@@ -153,15 +162,20 @@ export async function startStandInService(options = {}) {
     if (plan.activeReads !== undefined) status = job.reads < plan.activeReads ? 'active' : (plan.final ?? 'completed')
     if (plan.readStatuses?.length) status = plan.readStatuses[Math.min(job.reads, plan.readStatuses.length - 1)]
     const done = status === 'completed' || status === 'archived' || status === 'failed'
-    const defaultPr = status === 'completed' ? `https://github.com/example/docs/pull/${job.id.split('_')[1]}` : null
+    const defaultPr = status === 'completed' ? `https://github.com/example/docs/pull/${job.number}` : null
+    // Archived once, archived at that moment: the record says the same on every read after it.
+    if (status === 'archived') job.archivedAt ??= new Date(now).toISOString()
     return {
       id: job.id,
       status,
-      source: { repository: 'https://github.com/example/docs', ref: plan.ref === undefined ? 'main' : plan.ref },
+      source: {
+        repository: plan.repository ?? 'https://github.com/example/docs',
+        ref: plan.ref === undefined ? 'main' : plan.ref
+      },
       model: 'docs-agent-large',
       prLink: done ? (plan.prLink === undefined ? defaultPr : plan.prLink) : null,
       createdAt: new Date(job.createdAt).toISOString(),
-      archivedAt: status === 'archived' ? new Date(now).toISOString() : null
+      archivedAt: status === 'archived' ? job.archivedAt : null
     }
   }
 
@@ -191,10 +205,13 @@ export async function startStandInService(options = {}) {
    * @param {string | object} body
    * @param {string} [contentType]
    * @param {Record<string, string>} [headers]
+   * @param {RecordedRequest} [req] The request answered: its `answer` is recorded.
    */
-  function send(res, status, body, contentType, headers = {}, dripMs = 0) {
+  function send(res, status, body, contentType, headers = {}, dripMs = 0, req = undefined) {
     const text = typeof body === 'string' ? body : JSON.stringify(body)
-    res.writeHead(status, { 'content-type': contentType ?? 'application/json', ...headers })
+    const type = contentType ?? 'application/json'
+    if (req) req.answer = { status, contentType: type, body: text }
+    res.writeHead(status, { 'content-type': type, ...headers })
     if (!dripMs) return void res.end(text)
     res.flushHeaders()
     const bytes = Buffer.from(text)
@@ -210,8 +227,17 @@ export async function startStandInService(options = {}) {
   function answer(req, res) {
     const match = /^\/v2\/agent\/([^/]+)\/job(?:\/([^/]+)(\/message)?)?$/.exec(req.path)
     if (!match) return { status: 404, body: { error: 'Not found' } }
-    const projectId = decodeURIComponent(match[1])
-    const jobId = match[2] === undefined ? null : decodeURIComponent(match[2])
+    /** @param {string} part */
+    const decoded = (part) => {
+      try {
+        return decodeURIComponent(part)
+      } catch {
+        return null
+      }
+    }
+    const projectId = decoded(match[1])
+    const jobId = match[2] === undefined ? null : decoded(match[2])
+    if (projectId === null || jobId === '') return { status: 404, body: { error: 'Not found' } }
     const isMessage = match[3] !== undefined
     const auth = String(req.headers.authorization ?? '')
     const key = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : ''
@@ -221,6 +247,12 @@ export async function startStandInService(options = {}) {
 
     if (req.method === 'POST' && (jobId === null || isMessage)) {
       if (readOnlyKeys.has(key)) return { status: 403, body: { error: 'API key lacks the write scope' } }
+      // As documented: the body is JSON, sent as such (a text/plain body is refused, whatever it holds).
+      const type = String(req.headers['content-type'] ?? '')
+        .split(';')[0]
+        .trim()
+        .toLowerCase()
+      if (type !== 'application/json') return { status: 400, body: { error: 'Content-Type must be application/json' } }
       /** @type {unknown} */
       let parsed
       try {
@@ -232,16 +264,16 @@ export async function startStandInService(options = {}) {
       if (typeof prompt !== 'string' || prompt.trim() === '')
         return { status: 400, body: { error: 'prompt must be a non-empty string' } }
       if (jobId === null) return { status: 201, body: recordOf(makeJob(projectId, prompt)) }
-      const job = jobs.get(jobId)
+      const job = jobId === null ? undefined : jobs.get(jobId)
       if (!job || job.projectId !== projectId) return { status: 404, body: { error: 'Job not found' } }
       const before = recordOf(job)
       if ((options.refuseMessagesWhen ?? ['archived', 'failed']).includes(before.status))
         return { status: 400, body: { error: `Job is ${before.status} and takes no more messages` } }
       takeMessage(job, prompt, before)
-      return { status: 200, body: job.stale ?? recordOf(job) }
+      return { status: 200, body: (!options.freshMessageAnswer && job.stale) || recordOf(job) }
     }
     if (req.method === 'GET' && jobId !== null && !isMessage) {
-      const job = jobs.get(jobId)
+      const job = jobId === null ? undefined : jobs.get(jobId)
       if (!job || job.projectId !== projectId) return { status: 404, body: { error: 'Job not found' } }
       if (job.stale && job.staleLeft > 0) {
         job.staleLeft--
@@ -273,10 +305,11 @@ export async function startStandInService(options = {}) {
   /** @param {string} projectId @param {string} prompt */
   function makeJob(projectId, prompt) {
     created++
-    const id = `job_${created}_${Math.random().toString(36).slice(2, 10)}`
+    const id = options.jobIds ? options.jobIds(created) : `job_${created}_${Math.random().toString(36).slice(2, 10)}`
     /** @type {StandInJob} */
     const job = {
       id,
+      number: created,
       projectId,
       prompt,
       createdAt: Date.now(),
@@ -284,7 +317,8 @@ export async function startStandInService(options = {}) {
       messages: [],
       stale: null,
       staleLeft: 0,
-      reads: 0
+      reads: 0,
+      archivedAt: null
     }
     jobs.set(id, job)
     return job
@@ -313,9 +347,9 @@ export async function startStandInService(options = {}) {
       if (fault?.drop) return void incoming.socket.destroy()
       if (fault?.status) {
         const headers = typeof fault.headers === 'function' ? fault.headers(req.at) : fault.headers
-        return send(res, fault.status, fault.body ?? '', fault.contentType, headers, fault.dripMs)
+        return send(res, fault.status, fault.body ?? '', fault.contentType, headers, fault.dripMs, req)
       }
-      if (normal) send(res, normal.status, normal.body, normal.contentType, {}, fault?.dripMs)
+      if (normal) send(res, normal.status, normal.body, normal.contentType, {}, fault?.dripMs, req)
     })
   })
   server.on('connection', (socket) => {
@@ -373,15 +407,16 @@ export async function startStandInService(options = {}) {
     /**
      * A job that exists before the test, made without a request (not counted in `created`): by
      * default one that has completed with a pull request, ready for a follow-up message.
-     * @param {{ projectId?: string, plan?: Plan }} [seed]
+     * @param {{ projectId?: string, plan?: Plan, id?: string }} [seed] `id`: any string (default `job_90<n>_<random>`).
      */
     seedJob: (seed = {}) => {
       seeded++
-      const id = `job_${900 + seeded}_${Math.random().toString(36).slice(2, 10)}`
+      const id = seed.id ?? `job_${900 + seeded}_${Math.random().toString(36).slice(2, 10)}`
       const plan = seed.plan ?? { activeMs: 0 }
       /** @type {StandInJob} */
       const job = {
         id,
+        number: 900 + seeded,
         projectId: seed.projectId ?? 'docs',
         prompt: '(seeded)',
         createdAt: Date.now(),
@@ -389,7 +424,8 @@ export async function startStandInService(options = {}) {
         messages: [],
         stale: null,
         staleLeft: 0,
-        reads: 0
+        reads: 0,
+        archivedAt: null
       }
       jobs.set(id, job)
       return id

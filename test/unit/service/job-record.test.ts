@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isFinal, isKnownStatus, parseJob } from '../../../src/service/job-record.js'
+import { isFinal, isKnownStatus, parseJob, readJobRecord } from '../../../src/service/job-record.js'
 
 describe('parseJob', () => {
   it('reads a record as the service serves it', () => {
@@ -40,21 +40,38 @@ describe('parseJob', () => {
     { id: 'j1', status: 'active ##[error]x' },
     { id: '.', status: 'active' },
     { id: '..', status: 'active' },
-    { id: '::add-mask::x', status: 'active' },
-    { id: 'a/b', status: 'active' },
-    { id: 'x'.repeat(129), status: 'active' },
+    { id: 'x'.repeat(201), status: 'active' },
+    { id: 'job\u202e1', status: 'active' },
     { id: 'j1', status: 'y'.repeat(65) },
     { id: 'j1', status: '' }
   ])('is null for %j, which is not a job record', (body) => {
     expect(parseJob(body)).toBeNull()
   })
 
-  it.each(['job_1', 'a'.repeat(128), '7f3c9a2e-1b4d-4c8e-9f00-123456789abc', 'job.1:2~3'])(
-    'takes %s as an id',
-    (id) => {
-      expect(parseJob({ id, status: 'active' })?.id).toBe(id)
-    }
-  )
+  it.each([
+    [{ status: 'active' }, 'its `id` is missing'],
+    [{ id: 3, status: 'active' }, 'its `id` is not a string'],
+    [{ id: 'a\nb', status: 'active' }, 'its `id` cannot be a job id: it holds a control character'],
+    [{ id: 'x'.repeat(201), status: 'active' }, 'its `id` cannot be a job id: it is longer than 200 characters'],
+    [{ id: 'j1' }, 'its `status` is missing'],
+    ['text', 'it is not a JSON object']
+  ])('says which field of %j is wrong, and why', (body, problem) => {
+    expect(readJobRecord(body).problem).toMatch(new RegExp(`^${problem.replace(/[`.*()]/g, '\\$&')}`))
+  })
+
+  it.each([
+    'job_1',
+    'a'.repeat(200),
+    '7f3c9a2e-1b4d-4c8e-9f00-123456789abc',
+    'job.1:2~3',
+    'a/b',
+    'team a/job #7?',
+    '%2e%2e',
+    '::add-mask::x',
+    'β-7'
+  ])('takes %s as an id', (id) => {
+    expect(parseJob({ id, status: 'active' })?.id).toBe(id)
+  })
 
   it.each(['javascript:alert(1)', 'ftp://x/y', 'not a url', 'https://github.com/o/docs/pull/3?$(id)'])(
     'does not pass on a prLink that is not a pull request link, and keeps it, neutralised, for a warning: %j',

@@ -177,7 +177,9 @@ describe('a 2xx create whose answer cannot be read', () => {
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
     expect(error.kind).toBe('takenUnread')
-    expect(error.message).toContain('could not be read (it is not a job record: {"status": "active"}), so its id')
+    expect(error.message).toContain(
+      'could not be read (it is not a job record, as its `id` is missing: {"status": "active"}), so its id'
+    )
     await jobs.close()
   })
 
