@@ -2,7 +2,7 @@ import { findAgentJob } from './comment/agent-pull-request.js'
 import { leaveAgentNote } from './report/agent-note.js'
 import { watchForCancel } from './runtime/cancel.js'
 import type { Blanked } from './safety/credentials.js'
-import { blankInstruction } from './context/for-this-run.js'
+import { blankInstruction, hunkBlanker } from './context/for-this-run.js'
 import { startCommentReplies, type CommentReplies } from './report/comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment/trigger.js'
 import { startDeadline, type Deadline } from './runtime/deadline.js'
@@ -149,10 +149,13 @@ export async function run(): Promise<void> {
 /** The comment that asked for the job, or why it starts none; null when the run is not comment-triggered. */
 async function readCommentAsk(): Promise<CommentAsk | { skipped: string } | null> {
   const commentSettings = readCommentSettings()
-  const request = commentSettings ? readCommentRequest(commentSettings) : null
+  // A review comment's diff hunk is scanned whole before it is cut to its last lines.
+  const hunk =
+    commentSettings && process.env.GITHUB_EVENT_NAME === 'pull_request_review_comment' ? await hunkBlanker() : null
+  const request = commentSettings ? readCommentRequest({ ...commentSettings, blankHunk: hunk?.blank }) : null
   if (!request) return null
   if (!request.start) return { skipped: request.reason }
-  const instruction = await blankInstruction(request.prompt)
+  const instruction = await blankInstruction(request.prompt, hunk?.blanked)
   const replies = startCommentReplies(request.comment, readGithubToken())
   return { comment: request.comment, instruction, fresh: request.fresh, replies }
 }

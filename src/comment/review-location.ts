@@ -39,9 +39,15 @@ export function diffLocation(comment: Record<string, unknown>): DiffLocation {
 
 /**
  * The instruction with the place it was written on: the file, the line or lines, and the hunk, quoted.
- * The hunk of a file that holds credentials by convention (`.env`, a key) is never sent, as in the context.
+ * The hunk of a file that holds credentials by convention (`.env`, a key) is never sent, as in the context;
+ * any other hunk is scanned whole for credentials, then cut.
  */
-export function instructionAt(instruction: string, location: DiffLocation): string {
+export function instructionAt(
+  instruction: string,
+  location: DiffLocation,
+  /** Blanks the credentials in the whole hunk before it is cut to its last lines (a key's BEGIN line may fall off). */
+  blankHunk: (hunk: string) => string = (hunk) => hunk
+): string {
   const version = location.side === 'LEFT' ? 'the old version' : 'the new version'
   const lines =
     location.line === null
@@ -54,7 +60,7 @@ export function instructionAt(instruction: string, location: DiffLocation): stri
   if (location.path && isSecretFile(location.path)) {
     return `${instruction}\n\n${where}. The file may hold credentials, so its diff hunk is not sent.`
   }
-  const hunk = lastLines(location.hunk)
+  const hunk = lastLines(blankHunk(location.hunk))
   if (!hunk) return `${instruction}\n\n${where}.`
   return `${instruction}\n\n${where}, which ends this diff hunk:\n${fenced(hunk, 'diff')}`
 }

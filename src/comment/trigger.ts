@@ -44,6 +44,8 @@ export interface CommentRules extends CommentSettings {
   repository?: string
   /** `GITHUB_EVENT_NAME`: which of COMMENT_EVENTS brought the comment (default issue_comment). */
   eventName?: string
+  /** Blanks the credentials in a review comment's whole diff hunk, before it is cut (review-location.ts). */
+  blankHunk?: (hunk: string) => string
 }
 
 // owner/name as GitHub allows them: it goes into API paths and into the link of every reply.
@@ -53,7 +55,10 @@ const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
  * Reads the comment event of a comment-triggered run (see Settings.comment) and decides whether it
  * starts a job.
  */
-export function readCommentRequest(rules: CommentSettings, env: NodeJS.ProcessEnv = process.env): CommentRequest {
+export function readCommentRequest(
+  rules: CommentSettings & Pick<CommentRules, 'blankHunk'>,
+  env: NodeJS.ProcessEnv = process.env
+): CommentRequest {
   return decideComment(readPayload(env.GITHUB_EVENT_PATH), {
     ...rules,
     serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
@@ -136,7 +141,7 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
   const replyTo = written.in_reply_to_id
   if (typeof replyTo === 'number' && Number.isSafeInteger(replyTo)) triggering.replyTo = replyTo
   const location = (triggering.location = diffLocation(written))
-  return { start: true, prompt: instructionAt(instruction, location), comment: triggering, fresh }
+  return { start: true, prompt: instructionAt(instruction, location, rules.blankHunk), comment: triggering, fresh }
 }
 
 /**

@@ -67,26 +67,55 @@ export async function gatherRunContext(
 }
 
 /**
- * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
- * prompt: its credentials are blanked, logged and (for the summary) returned like the context's. The scanner loads only here
- * and with the context, never before a run that sends no outside text.
+ * Blanks the credentials of a review comment's diff hunk, whole, before it is cut to its last lines:
+ * the scan loads only for a comment-triggered run. What it blanked is in `blanked`, for the log and
+ * the summary (blankInstruction counts it with the instruction's).
  */
-export async function blankInstruction(instruction: string): Promise<{ text: string; blanked: Blanked[] }> {
+export async function hunkBlanker(): Promise<{ blank: (hunk: string) => string; blanked: Blanked[] }> {
   const { blankCredentialsInText } = await import('../safety/credentials.js')
-  const result = await blankCredentialsInText(instruction, "the comment's instruction")
-  await logWhatWasKeptBack(result, "comment's instruction")
-  return result
+  const blanked: Blanked[] = []
+  return {
+    blanked,
+    blank: (hunk) => {
+      const result = blankCredentialsInText(hunk, "the comment's diff hunk")
+      blanked.push(...result.blanked)
+      return result.text
+    }
+  }
+}
+
+/**
+ * A comment's instruction is outside text too, and it is sent (and quoted in the reply) as the
+ * prompt: its credentials are blanked, logged and (for the summary) returned like the context's. The scan
+ * loads here, with the context, and for the final pass over the prompt: never before a run that sends
+ * no outside text.
+ */
+export async function blankInstruction(
+  instruction: string,
+  /** Blanked already, in the review comment's diff hunk (hunkBlanker). */
+  inHunk: Blanked[] = []
+): Promise<{ text: string; blanked: Blanked[] }> {
+  const { blankCredentialsInText } = await import('../safety/credentials.js')
+  const result = blankCredentialsInText(instruction, "the comment's instruction")
+  const blanked = [...inHunk, ...result.blanked]
+  await logWhatWasKeptBack({ blanked }, "comment's instruction")
+  return { text: result.text, blanked }
 }
 
 /** The credentials blanked and the secret files named: how many and where, never a value. */
-async function logWhatWasKeptBack(
+export async function logWhatWasKeptBack(
   { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
-  what: 'context' | "comment's instruction" = 'context'
+  what: 'context' | "comment's instruction" | 'prompt' = 'context'
 ): Promise<void> {
   if (blanked.length > 0) {
     // Loaded already by whoever blanked them (the scan is in the context's chunk).
     const { describeBlanked } = await import('../safety/credentials.js')
-    const where = what === 'context' ? "the repository's history" : 'the comment, or in the lines of the diff it quotes'
+    const where =
+      what === 'context'
+        ? "the repository's history"
+        : what === 'prompt'
+          ? "the workflow's prompt, its promptFile, or the text it quotes"
+          : 'the comment, or in the lines of the diff it quotes'
     log.warning(
       `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
         `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`

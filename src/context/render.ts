@@ -2,6 +2,7 @@
 // happened, then as much detail as the limit allows, most telling first. It never takes more than
 // the limit, and whatever it leaves out it names by count.
 import { FILE_CAP_LINE, linesOf, type ChangeFacts, type ChangedFile, type Commit } from './facts.js'
+import { isSecretChange } from '../safety/secret-files.js'
 import { diffWorthShowing, fileKind, mostTellingFirst } from './file-kinds.js'
 import { codeSpan, cleanText, cutShort, fenced, quoted } from '../safety/quote-for-agent.js'
 
@@ -240,7 +241,8 @@ function linesLeftOut(
 const SECRET_NOTE = ' (may hold credentials: its diff is never sent)'
 
 function fileLine(file: ChangedFile, detail: ContextDetail): string {
-  const kind = fileKind(file.path)
+  // A file renamed from a secret file's name (`.env` to `config/app.ini`) counts as one too.
+  const kind = isSecretChange(file) ? 'secret' : fileKind(file.path)
   const from = file.previousPath ? ` from ${codeSpan(file.previousPath)}` : ''
   const counts =
     file.additions !== undefined && file.deletions !== undefined ? `, +${file.additions} -${file.deletions}` : ''

@@ -2,7 +2,7 @@
 // prompt input (or a comment's instruction), then the change context after a blank line; and what
 // that carries, for the summary and a dry run (what-leaves.ts).
 import type { ChangeContext } from '../context/change-context.js'
-import { gatherRunContext } from '../context/for-this-run.js'
+import { gatherRunContext, logWhatWasKeptBack } from '../context/for-this-run.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Deadline } from '../runtime/deadline.js'
@@ -37,10 +37,32 @@ export async function preparePrompt(
   const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
   const context: ChangeContext | null = prompt ? await gatherRunContext(settings, instruction !== null, deadline) : null
   if (context?.startsNothing) return { skipped: context.notices.join(' ') }
-  const section = context?.section ?? ''
-  const sent = promptWithSection(prompt, section)
-  const leaving = prompt ? whatLeaves(sent, prompt, context, settings, blanked) : null
-  return { prompt, context: section, sent, leaving }
+  if (!prompt) return { prompt, context: '', sent: '', leaving: null }
+  // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and
+  // the section), scanned once more after every cut, so that what is scanned is what is sent.
+  const final = await blankWhatIsSent(prompt, context?.section ?? '')
+  const leaving = whatLeaves(final.sent, final.prompt, context, settings, [...blanked, ...final.blanked])
+  return { prompt: final.prompt, context: final.section, sent: final.sent, leaving }
+}
+
+/**
+ * The final pass over what is sent: the prompt (promptFile's text, the prompt input or the comment's
+ * instruction) and the context section, after every normalisation and cut, scanned once more, so that
+ * what is scanned is exactly what is sent. Returns the prompt as sent, its two parts as the summary
+ * shows them, and what this pass blanked (logged), which the earlier passes could not see. The scan
+ * loads here, for a run that sends a prompt.
+ */
+export async function blankWhatIsSent(
+  prompt: string,
+  section: string
+): Promise<{ sent: string; prompt: string; section: string; blanked: Blanked[] }> {
+  const { blankPrompt } = await import('../safety/credentials.js')
+  const {
+    texts: [sent, blankedPrompt, blankedSection],
+    blanked
+  } = blankPrompt([promptWithSection(prompt, section), prompt, section])
+  await logWhatWasKeptBack({ blanked }, 'prompt')
+  return { sent, prompt: blankedPrompt, section: blankedSection, blanked }
 }
 
 /** The prompt the service gets: the prompt as given, then, after a blank line, the section if there is one. */

@@ -3,7 +3,7 @@
 // secret files named), and a dry run shows the exact prompt in the log and the summary instead of
 // sending it.
 import * as core from '@actions/core'
-import { describeBlanked, type Blanked } from '../safety/credentials.js'
+import { describeBlanked, type Blanked } from '../safety/credentials/blanked.js'
 import type { ChangeContext } from '../context/change-context.js'
 import { Output } from '../inputs/action-names.js'
 import { log } from '../runtime/log.js'
