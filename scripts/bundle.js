@@ -5,7 +5,7 @@
 // folder of its own (test/support/build-action.ts), so that the tests always run what the current
 // sources build.
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { minify } from 'terser'
@@ -15,6 +15,9 @@ const out = process.argv[2] ?? 'dist'
 const ENTRY = 'index.js'
 const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
 
+// ncc writes over the folder without emptying it: a chunk the sources no longer split off would stay,
+// dead but shipped (and kept by the check that dist/ is what the sources build).
+rmSync(out, { recursive: true, force: true })
 execFileSync(
   process.execPath,
   [ncc, 'build', 'src/index.ts', '-o', out, '--minify', '--quiet', '-e', 'supports-color'],
