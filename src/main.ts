@@ -55,78 +55,85 @@ export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskSecrets()
   const progress: JobProgress = { job: null, jobId: '', followUp: false, writeInFlight: false, writeStarted: false }
-  let announced = false
-  const announceOnce = (outcome: RunOutcome): void => {
-    if (announced) return
-    announced = true
-    announce(outcome)
-  }
+  const announceOnce = onlyOnce(announce)
   const cancel = watchForCancel(() => announceOnce(cancelledOutcome(progress)), RetryPolicy.cancel.graceMs)
-  // What the stages have learned, for the summary, the reply and the note, however far the run got.
-  let ask: CommentAsk | null = null
-  let settings: Settings | null = null
-  let prepared: Prepared | null = null
-  let service: JobService | undefined
+  const learned: Learned = { ask: null, settings: null, prepared: null }
   let outcome: RunOutcome
   try {
-    // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
-    // to say that the workflow's inputs are wrong).
-    const asked = await readCommentAsk()
-    if (asked && 'skipped' in asked) {
-      outcome = { ending: 'skipped', reason: asked.skipped, ...soFar(progress) }
-    } else {
-      ask = asked
-      if (ask) {
-        // A cancel is shown on the thread at once: a write in flight may hold the run until the runner
-        // stops it, and the reply must not say "On it" for ever.
-        const { replies } = ask
-        cancel.signal.addEventListener(
-          'abort',
-          () => replies.showEnding(cancelledOutcome(progress), Date.now() - startedAt),
-          { once: true }
-        )
-      }
-      settings = readSettings()
-      log.debug(`Settings: ${describeSettings(settings)}`)
-      checkProxyVariables()
-      const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-      // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
-      const agentJobId = ask && !ask.fresh ? await findAgentJob(ask.comment, settings, deadline.signal) : ''
-      cancel.signal.throwIfAborted()
-      if (agentJobId) {
-        settings.jobId = agentJobId
-        // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
-        progress.newJobWay = { by: 'comment', trigger: readTriggerForNote() }
-      }
-      const made = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
-      if ('skipped' in made) {
-        outcome = { ending: 'skipped', reason: made.skipped, ...soFar(progress) }
-      } else {
-        prepared = made
-        service = settings.dryRun ? undefined : new JobService(settings)
-        outcome = await sendAndFollow(
-          service,
-          settings,
-          prepared,
-          deadline,
-          cancel.signal,
-          progress,
-          startedAt,
-          ask?.replies
-        )
-      }
-    }
+    outcome = await askSendAndFollow(learned, progress, cancel.signal, startedAt)
   } catch (error) {
     outcome = failed(error, progress)
   } finally {
     cancel.stop()
   }
   announceOnce(outcome)
-  const elapsedMs = (): number => Date.now() - startedAt
+  await tellHowItEnded(outcome, learned, progress, Date.now() - startedAt, cancel.signal)
+  await learned.service?.close()
+}
+
+/** What the stages have learned, for the summary, the reply and the note, however far the run got. */
+interface Learned {
+  ask: CommentAsk | null
+  settings: Settings | null
+  prepared: Prepared | null
+  service?: JobService
+}
+
+/**
+ * The run up to its ending: the comment that asked (if one did), the inputs, the job on the agent's
+ * pull request, the prompt with its context, then the create (or the follow-up message) and the following.
+ */
+async function askSendAndFollow(
+  learned: Learned,
+  progress: JobProgress,
+  cancelled: AbortSignal,
+  startedAt: number
+): Promise<RunOutcome> {
+  // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
+  // to say that the workflow's inputs are wrong).
+  const asked = await readCommentAsk()
+  if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...soFar(progress) }
+  const ask = (learned.ask = asked)
+  if (ask) {
+    // A cancel is shown on the thread at once: a write in flight may hold the run until the runner
+    // stops it, and the reply must not say "On it" for ever.
+    const { replies } = ask
+    const showCancel = (): void => replies.showEnding(cancelledOutcome(progress), Date.now() - startedAt)
+    cancelled.addEventListener('abort', showCancel, { once: true })
+  }
+  const settings = (learned.settings = readSettings())
+  log.debug(`Settings: ${describeSettings(settings)}`)
+  checkProxyVariables()
+  const deadline = startDeadline(startedAt + settings.timeoutMs, cancelled)
+  // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
+  const agentJobId = ask && !ask.fresh ? await findAgentJob(ask.comment, settings, deadline.signal) : ''
+  cancelled.throwIfAborted()
+  if (agentJobId) {
+    settings.jobId = agentJobId
+    // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
+    progress.newJobWay = { by: 'comment', trigger: readTriggerForNote() }
+  }
+  const prepared = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
+  if ('skipped' in prepared) return { ending: 'skipped', reason: prepared.skipped, ...soFar(progress) }
+  learned.prepared = prepared
+  const service = (learned.service = settings.dryRun ? undefined : new JobService(settings))
+  return sendAndFollow(service, settings, prepared, deadline, cancelled, progress, startedAt, ask?.replies)
+}
+
+/**
+ * The ending, told where people look: the job summary (for every ending but a skip, an event that
+ * starts nothing: a run that failed before any job existed says so there too), the thread's reply,
+ * and the note on a pull request the job opened. Each is bounded; none fails the step.
+ */
+async function tellHowItEnded(
+  outcome: RunOutcome,
+  { ask, settings, prepared }: Learned,
+  progress: JobProgress,
+  elapsedMs: number,
+  cancelled: AbortSignal
+): Promise<void> {
   // What the agent did, as GitHub shows its pull request: one bounded read, for the summary and the reply.
-  const pullRequest = await agentPullRequestShown(outcome, settings?.githubToken ?? '', cancel.signal)
-  // A summary for every ending but a skip (an event that starts nothing): a run that failed before any
-  // job existed says so there too.
+  const pullRequest = await agentPullRequestShown(outcome, settings?.githubToken ?? '', cancelled)
   if (outcome.ending !== 'skipped') {
     const leaving = prepared?.leaving && { ...prepared.leaving, wasSent: progress.writeStarted }
     await writeSummary({
@@ -134,16 +141,24 @@ export async function run(): Promise<void> {
       prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
       context: prepared?.context ?? '',
       leaving,
-      elapsedMs: elapsedMs(),
+      elapsedMs,
       pullRequest
     })
   }
-  // The thread's reply, and the note on a pull request the job opened: each bounded, neither fails the step.
   await Promise.all([
-    ask?.replies.finish(outcome, elapsedMs(), pullRequest),
-    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancel.signal)
+    ask?.replies.finish(outcome, elapsedMs, pullRequest),
+    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled)
   ])
-  await service?.close()
+}
+
+/** The function, called the first time only: the ending is announced once, by a cancel or by the run. */
+function onlyOnce<T>(fn: (value: T) => void): (value: T) => void {
+  let called = false
+  return (value) => {
+    if (called) return
+    called = true
+    fn(value)
+  }
 }
 
 /** The comment that asked for the job, or why it starts none; null when the run is not comment-triggered. */
