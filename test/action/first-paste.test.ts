@@ -164,8 +164,10 @@ describe('an apiKey with more than the key in it', () => {
 describe('https:// to a port that speaks plain http', () => {
   it('says so, instead of a bare error code, and no request reaches the service', async () => {
     service = await startStandInService()
+    // 1 s is less than the create's shortest backoff, so the run always ends on this first try's words
+    // (at 1.5 s a short backoff could still fit, and the run ended on the timeout's instead).
     const run = await runAction({
-      inputs: inputs({ baseUrl: service.url.replace('http:', 'https:'), timeout: '1500ms' })
+      inputs: inputs({ baseUrl: service.url.replace('http:', 'https:'), timeout: '1s' })
     })
 
     expect(run.code).toBe(1)
