@@ -29,6 +29,8 @@ import { showDryRun } from './prompt/what-leaves.js'
 // on the agent's pull request, the context, what leaves, then the create (or the follow-up message)
 // and the following. Each stage returns what it learned; how the run ended is one RunOutcome, said
 // once (log, outputs), then summed up, replied on the thread and noted on the agent's pull request.
+// The file is a little over 300 lines because the stages stay beside the story: each function below
+// run() is one stage, and reading them in order is reading a run.
 
 /**
  * What the run knows of its job while it runs. It is the one thing updated in place: the forced exit

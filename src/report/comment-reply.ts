@@ -17,7 +17,9 @@ import { isFinal } from '../service/job-record.js'
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
  * the run goes (the job id once it exists, each change of status), and at the end (how it ended,
  * the pull request, the job id, how long it took). Nothing here waits on GitHub or throws: edits
- * are coalesced, each is bounded, and the run never waits for one but at its very end.
+ * are coalesced, each is bounded, and the run never waits for one but at its very end. (Over 300
+ * lines, on purpose: the reply's lifecycle and the words it shows are kept together, so that what a
+ * thread can be left saying is read in one file.)
  */
 export interface CommentReplies {
   /** The run's progress: edits the reply when what it says has changed (the job id, its status). */

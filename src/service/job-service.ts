@@ -1,6 +1,8 @@
 // The job service's HTTP interface: its paths, headers and status codes, and the one rule of its
 // writes (a create or a follow-up message is never sent twice unless the service surely did not take
 // it). The sentences each failure is told with are in write-sentences.ts, one whole sentence each.
+// A little over 300 lines, on purpose: the write rule and the reads share one transport and one
+// reading of answers, and splitting them would put the rule's two halves in two files.
 import { sleep, type Deadline } from '../runtime/deadline.js'
 import { DeadlineError } from '../runtime/errors.js'
 import {

@@ -3,7 +3,8 @@
 // in a connection string, `<fooToken>...</fooToken>`), the user and password of `curl -u`, the value
 // of an Authorization header, the password of a URL, and the values of a Kubernetes Secret's data.
 // A name that says whose credential it is (`asana`, `heroku`) and a value of that vendor's shape is
-// enough (rules.ts, NAMED_RULES); otherwise the value must look random (entropy.ts).
+// enough (rules.ts, NAMED_RULES); otherwise the value must look random (entropy.ts). A little over
+// 300 lines, on purpose: each place a secret can be assigned is one pattern here, read side by side.
 import { isOrdinaryWords, isPlaceholder, isReference, looksSecret } from './entropy.js'
 import { NAMED_RULES, PASSWORD_NAME_WORDS, SECRET_NAME_WORDS, type NamedRule } from './rules.js'
 

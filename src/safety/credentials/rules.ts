@@ -4,6 +4,7 @@
 // minimum Shannon entropy where a shape alone could match ordinary text. Each shape is written from
 // the vendor's public description of its tokens (the `doc` of the family); gitleaks' public rule
 // list served as an index of which formats exist. docs/security.md lists what is covered, measured.
+// It is long because it is one table: a format is added as a row, never as code.
 //
 // Three kinds of rows:
 // - TOKEN_RULES: formats that name themselves (a fixed prefix or structure): found anywhere.
