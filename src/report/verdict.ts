@@ -1,7 +1,8 @@
 // The verdict a person reads first, at the top of the job summary: what happened (completed, failed,
 // timed out, cancelled, or that nothing was created), the job when there is one, and the next step.
-// Its words are the action's own; the job id is a checked token (job-record.ts) and the reason of a
-// failure is the action's own sentence. The summary escapes all of it as HTML.
+// Its words are the action's own; the job id is the service's text, checked to hold no control
+// character (safety/job-id.ts), and the reason of a failure is the action's own sentence. The summary
+// escapes all of it as HTML, inside an HTML heading, so no Markdown in an id is live.
 import { Input } from '../inputs/action-names.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
 import { pullRequestNumber } from '../service/pull-request-link.js'
