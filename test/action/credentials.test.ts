@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { credentialSamples, fill, seeded } from '../../scripts/credential-samples.js'
+import { credentialSamples, fill } from '../../scripts/credential-samples.js'
+import { mulberry32 } from '../support/soak.js'
 import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
 import {
   changedFile,
@@ -38,7 +39,7 @@ afterAll(() => {
   for (const dir of workspaces) rmSync(dir, { recursive: true, force: true })
 })
 
-const rng = seeded(2026)
+const rng = mulberry32(2026)
 const j = (...parts: string[]): string => parts.join('')
 
 // Ordinary lines of code, configuration and prose: each must reach the service exactly as written.

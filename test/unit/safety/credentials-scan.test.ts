@@ -3,12 +3,13 @@
 // Samples are generated from each format's shape (scripts/credential-samples.js) or put together
 // here, so that no scanner of this repository takes the test's source for a leak.
 import { describe, expect, it } from 'vitest'
-import { credentialSamples, fill, seeded } from '../../../scripts/credential-samples.js'
+import { credentialSamples, fill } from '../../../scripts/credential-samples.js'
+import { mulberry32 } from '../../support/soak.js'
 import { blankText, blankTexts } from '../../../src/safety/credentials/scan.js'
 import { isSecretChange } from '../../../src/safety/secret-files.js'
 
 const j = (...parts: string[]): string => parts.join('')
-const rng = seeded(7)
+const rng = mulberry32(7)
 const token = (template: string): string => fill(template, rng)
 
 describe('the credential table and rules', () => {
