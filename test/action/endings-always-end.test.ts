@@ -247,7 +247,7 @@ describe.concurrent('a job id at the edge of what the contract allows', () => {
     expect(service.requestsOf('POST')).toHaveLength(1)
     expect(service.requestsOf('GET')).toHaveLength(0)
     expect(run.stdout).toMatch(
-      /::error::The service created the job \(HTTP 201\), but its answer could not be read \(it is not a job record: its `id` cannot be a job id: it holds half of a character/
+      /::error::The service created the job \(HTTP 201\), but its answer could not be read \(it is not a job record, as its `id` cannot be a job id: it holds half of a character/
     )
     expect(run.stdout).not.toContain('failed unexpectedly')
     expect(run.outputs.jobId).toBeUndefined()
