@@ -2,7 +2,7 @@ import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
 import { isCommentEvent, readEventPayload } from '../github/event.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
-import { readCommentSettings, type CommentSettings } from './comment-settings.js'
+import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
@@ -14,8 +14,13 @@ import { registerSecret } from '../safety/run-secrets.js'
 import { RetryPolicy } from '../net/retry-policy.js'
 import { hasControlCharacter, neutralise } from '../safety/neutralise.js'
 
-/** Everything a run needs, read and checked before the first request is sent. */
-export interface Settings {
+/**
+ * Everything a run needs, read and checked once, before the first request is sent; nothing changes
+ * it afterwards (where the request goes is decided apart, as a Route: comment/route.ts).
+ */
+export type Settings = Readonly<SettingsFields>
+
+interface SettingsFields {
   /** The documentation project, as the service names it (not yet URL-encoded). */
   projectId: string
   /**
@@ -48,6 +53,8 @@ export interface Settings {
   githubToken: string
   /** Read the inputs and the context, show the prompt, send nothing to the service. */
   dryRun: boolean
+  /** The trigger as the note on the agent's pull request names it, in any run: the default when the input is unusable. */
+  noteTrigger: string
 }
 
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
@@ -72,8 +79,15 @@ export function maskSecrets(): void {
   }
 }
 
-/** Reads and checks every input; `env` tells whether the run is comment-triggered. */
-export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+/**
+ * Reads and checks every input; `env` tells whether the run is comment-triggered. A comment-triggered
+ * run reads its comment settings first (to answer on its thread even when the rest is wrong) and
+ * hands them in, so that they are read once.
+ */
+export function readSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  comment: CommentSettings | null = readCommentSettings(env)
+): Settings {
   const misnamed = misnamedInputs(env)
   for (const input of misnamed) log.warning(describeMisnamed(input))
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
@@ -93,7 +107,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const jobId = readJobId(core.getInput(Input.jobId))
   // A job to follow needs no prompt, so its file is not read.
   const prompt = joinPrompts(jobId ? '' : readPromptFile(core.getInput(Input.promptFile)), inlinePrompt)
-  const comment = readCommentSettings(env)
 
   if (!KEY_SHAPE.test(apiKey)) {
     throw new ActionError(
@@ -142,7 +155,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     context: parseContextMode(core.getInput(Input.context)),
     contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
     githubToken: readGithubToken(),
-    dryRun: readBoolean(Input.dryRun, false)
+    dryRun: readBoolean(Input.dryRun, false),
+    noteTrigger: readNoteTrigger()
   }
 }
 

@@ -3,14 +3,13 @@
 // job), what asked for it, and how to ask for changes. Written when the run has ended, once per job,
 // and only on a pull request in the repository the job's record names as its source.
 import type { TriggeringComment } from '../comment/trigger.js'
-import { FRESH_FLAG } from '../comment/trigger.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import { isSourceOf, marker, notesOn, openReader, placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
 import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
-import { readTriggerForNote } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
 import { RetryPolicy } from '../net/retry-policy.js'
 import { timeLimit } from '../runtime/deadline.js'
@@ -31,7 +30,7 @@ const { requestTimeoutMs } = RetryPolicy.agentPullRequest
  */
 export async function leaveAgentNote(
   outcome: RunOutcome,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'> | null,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   comment: TriggeringComment | null,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
@@ -42,7 +41,7 @@ export async function leaveAgentNote(
   const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
   const pr = pullRequestOf(job.prLink, serverUrl)
   if (!pr) return
-  const trigger = readTriggerForNote()
+  const trigger = settings.noteTrigger
   const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
   if (!isSourceOf(job.sourceRepository, pr, serverUrl)) {
     log.notice(

@@ -1,6 +1,7 @@
 import { Input, Output } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 import type { Job } from '../service/job-record.js'
+import type { ServiceFailureKind } from '../service/service-error.js'
 import { newJobSentence, type NewJobWay } from '../service/write-sentences.js'
 
 // How a run ended, said once: the step's log, the job summary and the reply on a comment thread
@@ -60,12 +61,12 @@ export type RunOutcome =
       ending: 'error'
       /** The sentence that says what happened and what to do. */
       reason?: string
-      /** The service created a job, but its answer could not be read, so its id is unknown. */
-      createdUnread?: boolean
-      /** The answer to the create or the message was lost (a 5xx, a reset, the timeout mid-write): a job, or the message, may exist. */
-      writeUncertain?: boolean
-      /** The service refused the create or the message (400, 404); nothing was taken. */
-      refused?: boolean
+      /**
+       * How the service failed, when it did (ServiceFailureKind): `takenUnread`, a job was created but
+       * its id is unknown; `uncertain`, the answer to a write was lost, so a job (or the message) may
+       * exist; `refused`, the service refused the write and took nothing.
+       */
+      failure?: ServiceFailureKind
     })
   | (JobSoFar & { ending: 'dry-run' })
   | (JobSoFar & {
@@ -236,7 +237,7 @@ function noSignEnding(job: Job, name: string, waitedMs: number, format: ValueFor
  */
 function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: string): string {
   const seeLog = "the workflow run's log says"
-  if (outcome.followUp && !outcome.job && outcome.refused) {
+  if (outcome.followUp && !outcome.job && outcome.failure === 'refused') {
     return (
       `Job ${name} did not take the follow-up message: a job that is archived or failed may take no more, and ` +
       `nothing was sent anywhere else. ${outcome.newJobWay ? `${newJobSentence(outcome.newJobWay)} ` : ''}` +
@@ -244,14 +245,15 @@ function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
     )
   }
   if (outcome.followUp && !outcome.job) {
-    return outcome.writeUncertain
+    return outcome.failure === 'uncertain'
       ? `The service's answer to the follow-up message was lost, so it may or may not have reached job ${name}. ` +
           `Look at the job and its pull request before asking again, or the agent may do the work twice; ${seeLog} more.`
       : `The follow-up message to job ${name} failed; ${seeLog} why.`
   }
   if (outcome.jobId || outcome.job) return `Following job ${name} failed; ${seeLog} why.`
-  if (outcome.createdUnread) return `A job was created, but its id could not be read; ${seeLog} how to find it.`
-  if (outcome.writeUncertain) {
+  if (outcome.failure === 'takenUnread')
+    return `A job was created, but its id could not be read; ${seeLog} how to find it.`
+  if (outcome.failure === 'uncertain') {
     return (
       "The service's answer to the create was lost, so the job may or may not have been created. Check the " +
       `project's jobs before asking again, or a second job may be made; ${seeLog} more.`

@@ -61,7 +61,7 @@ export async function writeSummary({
   // warning (a job, or the message, may exist) comes first.
   const said =
     outcome.ending === 'error' && outcome.reason
-      ? `${outcome.writeUncertain || outcome.createdUnread || outcome.followUp ? `<p>${escapeHtml(short)}</p>` : ''}` +
+      ? `${outcome.failure === 'uncertain' || outcome.failure === 'takenUnread' || outcome.followUp ? `<p>${escapeHtml(short)}</p>` : ''}` +
         `<p>${escapeHtml(outcome.reason)}</p>`
       : `<p>${escapeHtml(short)}</p><p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>`
   const summary = core.summary

@@ -80,8 +80,8 @@ export function verdictOf(outcome: RunOutcome): Verdict {
         return says(`Failed: the follow-up message to ${named}`, reason)
       }
       if (jobId) return says(`Failed: following ${named}`, reason)
-      if (outcome.createdUnread) return says('Failed: a job was created, but its id is unknown', reason)
-      if (outcome.writeUncertain) return says('Failed: a job may have been created', reason)
+      if (outcome.failure === 'takenUnread') return says('Failed: a job was created, but its id is unknown', reason)
+      if (outcome.failure === 'uncertain') return says('Failed: a job may have been created', reason)
       return says('Failed: nothing was created', reason)
     }
     case 'dry-run':

@@ -121,13 +121,13 @@ describe('verdictOf', () => {
     ],
     [
       'a lost create',
-      { ending: 'error', job: null, jobId: '', writeUncertain: true, reason: 'Check the jobs.' },
+      { ending: 'error', job: null, jobId: '', failure: 'uncertain', reason: 'Check the jobs.' },
       '❌ Failed: a job may have been created',
       'Check the jobs.'
     ],
     [
       'an unread create',
-      { ending: 'error', job: null, jobId: '', createdUnread: true, reason: 'Find it.' },
+      { ending: 'error', job: null, jobId: '', failure: 'takenUnread', reason: 'Find it.' },
       '❌ Failed: a job was created, but its id is unknown',
       'Find it.'
     ],
