@@ -2,14 +2,13 @@ import { decideRoute } from './comment/route.js'
 import { readCommentSettings } from './inputs/comment-settings.js'
 import { describeSettings, maskSecrets, readSettings, type Settings } from './inputs/settings.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
-import { RetryPolicy } from './net/retry-policy.js'
 import { preparePrompt, type Prepared } from './prompt/assemble.js'
 import type { RunOutcome } from './report/run-ending.js'
 import { readCommentAsk, showCancelOnThread, type CommentAsk } from './run/comment-ask.js'
 import { JobTracker } from './run/job-tracker.js'
 import { sendAndFollow } from './run/send-and-follow.js'
 import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
-import { watchForCancel } from './runtime/cancel.js'
+import { CANCEL_GRACE_MS, watchForCancel } from './runtime/cancel.js'
 import { startDeadline } from './runtime/deadline.js'
 import { log } from './runtime/log.js'
 import { JobService } from './service/job-service.js'
@@ -25,7 +24,7 @@ export async function run(): Promise<void> {
   // The job so far, kept by the send-and-follow stage: a cancel may need it before that stage returns.
   const tracker = new JobTracker()
   const announceOnce = onlyOnce(announceEnding)
-  const cancel = watchForCancel(() => announceOnce(tracker.cancelledOutcome()), RetryPolicy.cancel.graceMs)
+  const cancel = watchForCancel(() => announceOnce(tracker.cancelledOutcome()), CANCEL_GRACE_MS)
   // What the ending is told with, each set once by its stage, however far the run got.
   let ask: CommentAsk | null = null
   let settings: Settings | null = null

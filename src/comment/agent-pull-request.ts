@@ -10,6 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { asArray, asObject, text } from '../github/json-shape.js'
 import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
+import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { TriggeringComment } from './trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
@@ -17,14 +18,6 @@ import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
 import { isJobId } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
-import { RetryPolicy } from '../net/retry-policy.js'
-
-/** A pull request on the GitHub the workflow runs on. */
-export interface PullRequestRef {
-  owner: string
-  repo: string
-  number: number
-}
 
 /** What a note's signature covers besides the job: where the note is, and for which project. */
 export interface NotePlace {
@@ -41,7 +34,7 @@ export type NoteKey = Pick<Settings, 'apiKey'>
 // the signature's version and the signature, base64url.
 const NOTE_VERSION = 'docs-agent-note-v1'
 const MARKER = /<!-- docs-agent-job: ([^\s<>]{1,1200})(?: v1\.([A-Za-z0-9_-]{1,100}))? -->/g
-const { maxPages, perPage, requestTimeoutMs, totalMs } = RetryPolicy.agentPullRequest
+const { maxPages, perPage, requestTimeoutMs, totalMs } = AGENT_PULL_REQUEST_READS
 const LIMITS: ReadLimits = {
   maxRequests: maxPages + 1,
   totalMs,

@@ -11,7 +11,6 @@ import { jobIdProblem, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import { joinPrompts, readPromptFile } from './prompt-file.js'
 import { registerSecret } from '../safety/run-secrets.js'
-import { RetryPolicy } from '../net/retry-policy.js'
 import { hasControlCharacter, neutralise } from '../safety/neutralise.js'
 
 /**
@@ -60,8 +59,9 @@ interface SettingsFields {
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
 const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+/** The shortest pollInterval accepted: anything shorter is a load on the service, not a poll. */
 const POLL_INTERVAL_BOUNDS = {
-  minMs: RetryPolicy.poll.minIntervalMs,
+  minMs: 1000,
   whyMin: 'polling more often only adds load on the service'
 }
 

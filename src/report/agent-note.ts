@@ -11,15 +11,15 @@ import { loadOctokit, runLink } from '../github/octokit.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
-import { RetryPolicy } from '../net/retry-policy.js'
+import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
-import { codeSpan } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 
-const { requestTimeoutMs } = RetryPolicy.agentPullRequest
+const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 
 /**
  * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
@@ -103,7 +103,7 @@ export function noteBody(
     : 'workflow run'
   const asked = requestedBy(comment, env)
   return blankSecrets(
-    `${signedMarker}\n📝 Documentation agent job ${codeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
+    `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
       `${asked ? ` (${asked})` : ''}.\n\n` +
       `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
       `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
@@ -127,7 +127,7 @@ function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv):
     const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
     const before = sha(payload.before).slice(0, 7)
     const after = sha(payload.after).slice(0, 7)
-    const branch = env.GITHUB_REF_NAME ? ` to ${codeSpan(env.GITHUB_REF_NAME, 100)}` : ''
+    const branch = env.GITHUB_REF_NAME ? ` to ${oneLineCodeSpan(env.GITHUB_REF_NAME, 100)}` : ''
     return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
   }
   return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''

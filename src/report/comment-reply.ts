@@ -4,9 +4,8 @@ import { formatDuration } from '../runtime/duration.js'
 import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
-import { RetryPolicy } from '../net/retry-policy.js'
 import { describeEnding, type JobSoFar, type RunOutcome, type ValueFormat } from './run-ending.js'
-import { markdownCodeSpan, neutralise } from '../safety/neutralise.js'
+import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { isFinal } from '../service/job-record.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from './live-comment.js'
@@ -32,8 +31,10 @@ export interface CommentReplies {
   finish(outcome: RunOutcome, elapsedMs: number, pullRequest?: PullRequestDetails | null): Promise<void>
 }
 
-// A reply is a courtesy: it must never hold the step for long, whatever the API does.
-const { requestTimeoutMs, afterRunEndsMs } = RetryPolicy.githubReplies
+// A reply is a courtesy: each GitHub call is bounded, and once the run has ended, whatever is left
+// of them (the final reply included) gets this long, no more.
+const REPLY_CALL_MS = 10_000
+const REPLY_GRACE_MS = 5000
 
 /**
  * Puts an 👀 reaction on the comment (a review has none) and a reply linking the workflow run,
@@ -61,8 +62,8 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     place: threadOf(comment),
     what: 'reply',
     where,
-    requestTimeoutMs,
-    graceMs: afterRunEndsMs
+    requestTimeoutMs: REPLY_CALL_MS,
+    graceMs: REPLY_GRACE_MS
   })
   const opened = (async () => {
     const loaded = await reply.client
@@ -165,9 +166,9 @@ export function progressReply(outcome: JobSoFar, runUrl: string): string {
 // stop a mention), its pull request link included (GitHub would make any https address with a
 // /pull/N path a live link the repository's bot posted), and the whole body is blanked of secrets.
 const ON_THE_THREAD: ValueFormat = {
-  id: (jobId) => markdownCodeSpan(neutralise(jobId)),
-  status: (status) => markdownCodeSpan(neutralise(status)),
-  link: (url) => markdownCodeSpan(neutralise(url))
+  id: (jobId) => codeSpan(neutralise(jobId)),
+  status: (status) => codeSpan(neutralise(status)),
+  link: (url) => codeSpan(neutralise(url))
 }
 
 /**
@@ -184,7 +185,7 @@ export function outcomeReply(
 ): string {
   const { icon, short } = describeEnding(outcome, ON_THE_THREAD)
   const agentDid = pullRequest
-    ? `\n\n${markdownCodeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}`
+    ? `\n\n${codeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}`
     : ''
   return blankSecrets(`${icon} ${short}${agentDid}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`)
 }

@@ -2,7 +2,6 @@
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
 import type { Route } from '../comment/route.js'
 import type { Settings } from '../inputs/settings.js'
-import { noSignWindowMs } from '../net/retry-policy.js'
 import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
 import type { CommentReplies } from '../report/comment-reply.js'
@@ -15,6 +14,7 @@ import { log } from '../runtime/log.js'
 import { followJob } from '../service/follow-job.js'
 import { isFinal, type Job } from '../service/job-record.js'
 import type { JobService } from '../service/job-service.js'
+import { noSignWindowMs } from '../service/service-policy.js'
 import type { JobTracker } from './job-tracker.js'
 
 /** What the stage takes: the earlier stages' values, and the tracker it keeps up to date. */

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
 import {
-  markdownCodeSpan as codeSpan,
+  codeSpan,
   hasControlCharacter,
   neutralise,
   safeLogLine,
