@@ -48,7 +48,10 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
   let lastRunUnknown = false
   if (created) {
     if (defaultBranch && defaultBranch !== branch) {
-      starts.push({ base: defaultBranch, why: `the new branch's commits that are not on ${oneLineCodeSpan(defaultBranch)}` })
+      starts.push({
+        base: defaultBranch,
+        why: `the new branch's commits that are not on ${oneLineCodeSpan(defaultBranch)}`
+      })
     }
   } else {
     const lastGood = await lastSuccessfulRun(gathering, branch)

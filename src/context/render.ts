@@ -247,7 +247,8 @@ function fileLine(file: ChangedFile, detail: ContextDetail): string {
   const counts =
     file.additions !== undefined && file.deletions !== undefined ? `, +${file.additions} -${file.deletions}` : ''
   // A file that holds credentials by convention (file-kinds.ts): named, its diff never sent, and why.
-  if (kind === 'secret') return `- ${oneLineCodeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${SECRET_NOTE}`
+  if (kind === 'secret')
+    return `- ${oneLineCodeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${SECRET_NOTE}`
   const note =
     detail !== 'diff'
       ? kind === 'source'

@@ -184,9 +184,7 @@ export function outcomeReply(
   pullRequest: PullRequestDetails | null = null
 ): string {
   const { icon, short } = describeEnding(outcome, ON_THE_THREAD)
-  const agentDid = pullRequest
-    ? `\n\n${codeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}`
-    : ''
+  const agentDid = pullRequest ? `\n\n${codeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}` : ''
   return blankSecrets(`${icon} ${short}${agentDid}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`)
 }
 

@@ -45,6 +45,11 @@ export interface LiveCommentOptions<C extends { octokit: Octokit }> {
   requestTimeoutMs: number
   /** How long the final body may take once finish is called. */
   graceMs: number
+  /**
+   * The hidden marker the first post carries, to find the comment again when GitHub's answer was
+   * lost; by default one made for this comment alone (`<!-- docs-agent-<what>: <uuid> -->`).
+   */
+  marker?: string
 }
 
 export interface LiveComment<C extends { octokit: Octokit }> {
@@ -85,7 +90,7 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
     attempt(doing, request, requestTimeoutMs, over.signal, done, what)
   // Only the first post carries it: a comment GitHub made but was slow to answer for is found
   // again by it, rather than left beside a second one.
-  const marker = `<!-- docs-agent-${what}: ${randomUUID()} -->`
+  const marker = options.marker ?? `<!-- docs-agent-${what}: ${randomUUID()} -->`
   const startedAt = Date.now()
   const client = options.load(call)
   /** The comment's id, once GitHub has answered for it (or it was found again). */
