@@ -1,6 +1,7 @@
 import { decideRoute } from './comment/route.js'
 import { readCommentSettings } from './inputs/comment-settings.js'
 import { describeSettings, maskSecrets, readSettings, type Settings } from './inputs/settings.js'
+import { describeTimingInForce } from './inputs/timing-notes.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
 import { preparePrompt, type Prepared } from './prompt/assemble.js'
 import type { RunOutcome } from './report/run-ending.js'
@@ -40,6 +41,7 @@ export async function run(): Promise<void> {
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
     settings = readSettings(process.env, commentSettings)
     log.debug(`Settings: ${describeSettings(settings)}`)
+    log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
     checkProxyVariables()
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     const route = await decideRoute(settings, ask, deadline.signal)
