@@ -62,7 +62,7 @@ export function showDryRun(what: WhatLeaves | null): void {
 /** The summary's account of what left (or, in a dry run, would leave), escaped for HTML, on one line. */
 export function whatLeavesHtml(what: WhatLeaves, escape: (text: string) => string): string {
   const verb = what.dryRun
-    ? 'Would be sent (dry run, nothing was sent)'
+    ? 'Would be sent'
     : what.wasSent === false
       ? 'Not sent (the run ended before it went out)'
       : 'Sent to the service'
@@ -89,7 +89,16 @@ export function whatLeavesHtml(what: WhatLeaves, escape: (text: string) => strin
     )
   }
   // The exact prompt of a dry run is report/summary.ts's to show, within the summary's size limit.
-  return `<p><strong>What left the repository</strong></p><ul>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>`
+  // Folded, with its first line as its title: a reader who wants more opens it.
+  const title = what.dryRun
+    ? 'What would leave the repository'
+    : what.wasSent === false
+      ? 'What would have left the repository'
+      : 'What left the repository'
+  return (
+    `<details><summary>${title}</summary>` +
+    `<ul>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul></details>`
+  )
 }
 
 // Each list in the account is cut to fit, with a count of what it left out: GitHub drops a summary

@@ -8,6 +8,7 @@ import { describeEnding, type JobSoFar, type RunOutcome, type ValueFormat } from
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { isFinal } from '../service/job-record.js'
+import { isSourceOf, pullRequestOf } from '../comment/agent-pull-request.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from './live-comment.js'
 
 /**
@@ -57,7 +58,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
       const loaded = await call('load the GitHub client', () => loadOctokit(token))
       if (!loaded) return null
       const runUrl = runLink(loaded.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
-      return { octokit: loaded.octokit, runUrl }
+      return { octokit: loaded.octokit, runUrl, serverUrl: loaded.serverUrl }
     },
     place: threadOf(comment),
     what: 'reply',
@@ -88,11 +89,11 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     showEnding: (outcome, elapsedMs) => {
       endingShown = true
       void opened.then((thread) => {
-        if (thread) reply.show(outcomeReply(outcome, thread.runUrl, elapsedMs))
+        if (thread) reply.show(outcomeReply(outcome, thread, elapsedMs))
       })
     },
     finish: (outcome, elapsedMs, pullRequest = null) =>
-      reply.finish(({ runUrl }) => outcomeReply(outcome, runUrl, elapsedMs, pullRequest), opened)
+      reply.finish((thread) => outcomeReply(outcome, thread, elapsedMs, pullRequest), opened)
   }
 }
 
@@ -163,8 +164,7 @@ export function progressReply(outcome: JobSoFar, runUrl: string): string {
 
 // A reply is posted where the runner's masking does not apply and Markdown is rendered: the
 // service's values go in code spans (no mention, link or image works there; a backslash would not
-// stop a mention), its pull request link included (GitHub would make any https address with a
-// /pull/N path a live link the repository's bot posted), and the whole body is blanked of secrets.
+// stop a mention), and the whole body is blanked of secrets.
 const ON_THE_THREAD: ValueFormat = {
   id: (jobId) => codeSpan(neutralise(jobId)),
   status: (status) => codeSpan(neutralise(status)),
@@ -172,20 +172,44 @@ const ON_THE_THREAD: ValueFormat = {
 }
 
 /**
+ * The values as ON_THE_THREAD shows them, but for a pull request on this GitHub (`serverUrl`) in the
+ * job's own source repository: that one is written as GitHub's reference, `owner/repo#7`, which
+ * GitHub renders as a link to that pull request and nothing else (its owner and name are letters,
+ * digits and . _ - only, checked by pullRequestOf). Any other link stays a code span: GitHub would make
+ * any https address with a /pull/N path a live link the repository's bot posted.
+ */
+function threadFormat(sourceRepository: string | null, serverUrl: string): ValueFormat {
+  return {
+    ...ON_THE_THREAD,
+    link: (url) => {
+      const pr = pullRequestOf(url, serverUrl)
+      return pr && isSourceOf(sourceRepository, pr, serverUrl)
+        ? `${pr.owner}/${pr.repo}#${pr.number}`
+        : ON_THE_THREAD.link(url)
+    }
+  }
+}
+
+/**
  * The reply once the run ends: the pull request (with its title, state, files and lines when GitHub
- * showed it), no changes, failed, timed out..., then how long the run took. The sentence names the job,
- * so nothing after it does again. Its words are the action's own; the service's and GitHub's only as
- * code spans, and a pull request link only of the shape pull-request-link.ts accepts.
+ * showed it), no changes, failed, timed out..., the next step where there is one, then how long the
+ * run took. The sentence names the job, so nothing after it does again. Its words are the action's
+ * own; the service's and GitHub's only as code spans or as GitHub's own reference to a pull request
+ * (see threadFormat), and a pull request link only of the shape pull-request-link.ts accepts.
  */
 export function outcomeReply(
   outcome: RunOutcome,
-  runUrl: string,
+  { runUrl, serverUrl }: { runUrl: string; serverUrl: string },
   elapsedMs: number,
   pullRequest: PullRequestDetails | null = null
 ): string {
-  const { icon, short } = describeEnding(outcome, ON_THE_THREAD)
+  const format = threadFormat(outcome.job?.sourceRepository ?? null, serverUrl)
+  const { icon, short, next } = describeEnding(outcome, format)
   const agentDid = pullRequest ? `\n\n${codeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}` : ''
-  return blankSecrets(`${icon} ${short}${agentDid}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`)
+  const nextStep = next ? `\n\n${next}` : ''
+  return blankSecrets(
+    `${icon} ${short}${agentDid}${nextStep}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`
+  )
 }
 
 function describe(comment: TriggeringComment): string {

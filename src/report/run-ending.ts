@@ -113,10 +113,10 @@ const NO_CHANGES = 'the agent changed no files, or the project pushes straight t
 
 /** The summary's heading and next step. */
 interface Verdict {
-  /** The heading: an icon, the verdict, the job. */
+  /** The heading: an icon and the verdict. */
   heading: string
-  /** What to do next, in whole sentences. */
-  next: string
+  /** What to do next, in whole sentences; null where the sentence above it says it, or there is nothing to do. */
+  next: string | null
 }
 
 /**
@@ -162,7 +162,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
       return {
         level: 'failed',
         icon: '⏱️',
-        short: `Timed out: job ${name} was still ${job ? format.status(job.status) : 'running'} when the run's ${Input.timeout} ran out. It ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+        short: `Job ${name} was still ${job ? format.status(job.status) : 'running'} when the run's ${Input.timeout} (${formatDuration(outcome.timeoutMs ?? 0)}) ran out. It ${KEEPS_RUNNING}.`,
         log:
           `Job ${jobId} did not reach a final status within the timeout of ${formatDuration(outcome.timeoutMs ?? 0)} ` +
           `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${outcome.lastProblem}` : ''} ` +
@@ -181,7 +181,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
         return {
           level: 'failed',
           icon: '🛑',
-          short: `The workflow run was cancelled${unsure}. Job ${name} ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
+          short: `The workflow run was cancelled${unsure}. Job ${name} ${KEEPS_RUNNING}.`,
           log: `The run was cancelled${unsure}. Job ${jobId} ${KEEPS_RUNNING}. ${followAgain}`
         }
       }
@@ -215,7 +215,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
         return {
           level: 'notice',
           icon: '🧪',
-          short: `Dry run: nothing was sent to job ${name}; the summary shows the exact message it would have received.`,
+          short: `Nothing was sent to job ${name} (${Input.dryRun} is true); the job summary shows the exact message it would have received.`,
           log:
             `Dry run (${Input.dryRun} is true): the message above is exactly what would be sent to job ${jobId}; ` +
             `nothing was sent to the service. Set ${Input.dryRun} to false to send it.`
@@ -225,8 +225,8 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
         level: 'notice',
         icon: '🧪',
         short: jobId
-          ? `Dry run: job ${name} would be followed; nothing was sent to the service.`
-          : 'Dry run: nothing was sent to the service; the summary shows the exact prompt it would have received.',
+          ? `Job ${name} would be followed; nothing was sent to the service (${Input.dryRun} is true).`
+          : `Nothing was sent to the service (${Input.dryRun} is true); the job summary shows the exact prompt it would have received.`,
         log: jobId
           ? `Dry run (${Input.dryRun} is true): job ${jobId} would be followed; nothing was sent to the service.`
           : `Dry run (${Input.dryRun} is true): the prompt above is exactly what would be sent; nothing was sent ` +
@@ -375,7 +375,7 @@ function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boole
   return {
     level: requirePr ? 'failed' : 'notice',
     icon: '☑️',
-    short: `Job ${name} completed with no changes: no pull request was opened (${NO_CHANGES}).`,
+    short: `Job ${name} completed without a pull request: ${NO_CHANGES}.`,
     log: requirePr
       ? `Job ${name} completed without opening a pull request, and ${Input.requirePr} is true. The agent changed ` +
         `no files, or the project pushes straight to its deploy branch instead of opening pull requests.`
@@ -384,93 +384,80 @@ function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boole
 }
 
 /**
- * The verdict a person reads first, at the top of the job summary: what happened (completed, failed,
- * timed out, cancelled, or that nothing was created), the job when there is one, and the next step.
- * The job id is the service's text, checked to hold no control character (safety/job-id.ts); the
- * summary escapes the heading as HTML, so no Markdown in an id is live.
+ * The verdict a person reads first, at the top of the job summary, and the step to take next, only
+ * where there is one. The heading says what happened; the short sentence under it names the job (its
+ * id is said there, once), so neither the heading nor the next step names it again. An error's reason
+ * stands in for the short sentence: the heading names the job when the reason does not.
  */
 function verdictOf(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'icon' | 'level'>): Verdict {
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
-  const named = `job ${jobId}`
-  const withJobIdAlone = `run this action with ${Input.jobId}: ${jobId} and no ${Input.prompt}`
-  const dashboard = `Look at ${named} in the project's dashboard`
+  const withItsId = `run this action with the job's id as ${Input.jobId} and no ${Input.prompt}`
+  const dashboard = "Look at the job in the project's dashboard"
   // A completed job fails the step under requirePr: the heading's mark says the step's verdict, not the job's.
   const mark = outcome.ending === 'final' && level === 'failed' ? '❌' : icon
-  const says = (verdict: string, next: string): Verdict => ({ heading: `${mark} ${verdict}`.trim(), next })
+  const says = (verdict: string, next: string | null = null): Verdict => ({
+    heading: `${mark} ${verdict}`.trim(),
+    next
+  })
   switch (outcome.ending) {
     case 'final': {
       const status = job?.status ?? ''
-      if (status === 'failed') {
-        return says(`Failed: ${named}`, `${dashboard}, then run again, perhaps with a clearer prompt.`)
-      }
-      if (status === 'archived') return says(`Archived: ${named}`, `${dashboard}: it may not have finished its work.`)
+      if (status === 'failed') return says('Failed', `${dashboard}, then run again, perhaps with a clearer prompt.`)
+      if (status === 'archived') return says('Archived', `${dashboard} to see how far it got.`)
       if (job?.prLink) {
         const number = pullRequestNumber(job.prLink)
-        const did = outcome.followUp ? 'took the follow-up message' : `opened pull request #${number}`
-        return says(`Completed: ${named} ${did}`, `Review the pull request: ${job.prLink}`)
+        return outcome.followUp
+          ? says('Completed: the follow-up is in the pull request', "Review the pull request's new changes.")
+          : says(
+              `Completed: pull request #${number} is ready`,
+              'Review the pull request, and merge it when it is right.'
+            )
       }
-      const failed = level === 'failed' ? `Failed (${Input.requirePr} is true): ` : 'Completed: '
-      if (job?.refusedPrLink !== undefined) {
+      if (level === 'failed') {
         return says(
-          `${failed}${named} gave a link that is not a pull request`,
-          `${dashboard} for its pull request; the link it gave is not passed on.`
+          `Failed (${Input.requirePr} is true): no pull request`,
+          `${dashboard} to see what it did; run again with a clearer prompt, or set ${Input.requirePr} to false ` +
+            'if a run without changes is fine.'
         )
       }
-      return says(
-        `${failed}${named} opened no pull request`,
-        `Nothing to review: the agent changed no files, or the project pushes straight to its deploy branch. ` +
-          `${dashboard} if you expected changes.`
-      )
+      // The short sentence says what to do about a link that is not a pull request.
+      if (job?.refusedPrLink !== undefined) return says('Completed: no pull request link')
+      return says('Completed: no changes', `If you expected changes, look at the job in the project's dashboard.`)
     }
     case 'created':
       return outcome.followUp
-        ? says(`Sent: the follow-up message to ${named}, not followed`, `To follow it, ${withJobIdAlone}.`)
-        : says(`Created: ${named}, not followed`, `To follow it, ${withJobIdAlone}.`)
+        ? says('Sent: the follow-up message, not followed', `To follow the job, ${withItsId}.`)
+        : says('Created: the job, not followed', `To follow it, ${withItsId}.`)
     case 'timeout':
-      return says(
-        `Timed out: ${named} is still running`,
-        `To follow it again, ${withJobIdAlone}, or raise ${Input.timeout}.`
-      )
+      return says('Timed out: the job is still running', `To follow it again, ${withItsId}, or raise ${Input.timeout}.`)
     case 'noSign':
-      if (outcome.answerStatus) {
-        return says(
-          `Took the message: ${named} still shows its earlier result`,
-          `Look at the job and its pull request before sending the message again; to follow it, ${withJobIdAlone}.`
-        )
-      }
       return says(
-        `No sign of work: ${named} still shows its earlier result`,
-        `Look at the job and its pull request before sending the message again; to follow it, ${withJobIdAlone}.`
+        outcome.answerStatus ? 'Took the message: the job still shows its earlier result' : 'No sign of work yet',
+        `Look at the job and its pull request before sending the message again; to follow it, ${withItsId}.`
       )
     case 'cancelled':
-      if (jobId) {
-        return says(`Cancelled: ${named} is still running`, `To follow it again, ${withJobIdAlone}.`)
-      }
+      if (jobId) return says('Cancelled: the job is still running', `To follow it again, ${withItsId}.`)
       return outcome.writeInFlight
-        ? says(
-            'Cancelled: a job may have been created',
-            "The create was on its way when the run was cancelled: check the project's jobs before running again."
-          )
+        ? says('Cancelled: a job may have been created')
         : says('Cancelled: nothing was created', 'Run the workflow again when you want the job.')
     case 'error': {
-      const reason = outcome.reason ?? "The workflow run's log says why."
-      if (jobId && outcome.followUp && !job) {
-        return says(`Failed: the follow-up message to ${named}`, reason)
-      }
-      if (jobId) return says(`Failed: following ${named}`, reason)
-      if (outcome.failure === 'takenUnread') return says('Failed: a job was created, but its id is unknown', reason)
-      if (outcome.failure === 'uncertain') return says('Failed: a job may have been created', reason)
-      return says('Failed: nothing was created', reason)
+      // The reason is the sentence shown under the heading, and it says what to do.
+      const named = jobId && !(outcome.reason ?? '').includes(jobId) ? ` job ${jobId}` : ' the job'
+      if (jobId && outcome.followUp && !job) return says(`Failed: the follow-up message to${named}`)
+      if (jobId) return says(`Failed: following${named}`)
+      if (outcome.failure === 'takenUnread') return says('Failed: a job was created, but its id is unknown')
+      if (outcome.failure === 'uncertain') return says('Failed: a job may have been created')
+      return says('Failed: nothing was created')
     }
     case 'dry-run':
       if (outcome.followUp)
-        return says(`Dry run: nothing was sent to ${named}`, `Set ${Input.dryRun} to false to send it.`)
+        return says('Dry run: the follow-up message, not sent', `Set ${Input.dryRun} to false to send it.`)
       return jobId
-        ? says(`Dry run: ${named} was not read`, `Set ${Input.dryRun} to false to follow it.`)
-        : says('Dry run: nothing was sent', `Set ${Input.dryRun} to false to create the job.`)
+        ? says('Dry run: the job, not read', `Set ${Input.dryRun} to false to follow it.`)
+        : says('Dry run: the prompt, not sent', `Set ${Input.dryRun} to false to create the job.`)
     case 'skipped':
-      return says('No job was started', outcome.reason ?? '')
+      return says('No job was started')
   }
 }
 

@@ -2,8 +2,8 @@ import * as core from '@actions/core'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
-import { pullRequestNumber } from '../service/pull-request-link.js'
-import { describeEnding, type RunOutcome } from './run-ending.js'
+import { pullRequestName } from '../service/pull-request-link.js'
+import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { byteSize, escapeHtml, oneLineHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
 import { safeLogLines } from '../safety/neutralise.js'
 import { whatLeavesHtml, type WhatLeaves } from '../prompt/what-leaves.js'
@@ -22,14 +22,16 @@ export interface SummaryDetails {
 }
 
 /**
- * Writes the job summary: a heading that leads with the verdict and names the job (verdict.ts), the
- * next step, then a table with no empty row (a value the run does not have is "none", or its row is
- * left out). Every value is escaped, and each piece of outside text is one line of HTML
+ * Writes the job summary, read in three seconds: the verdict as a heading; one sentence that names the
+ * job once and links its pull request (an error's reason instead, which says what to do); the pull
+ * request's title and changes when GitHub showed them; the next step, only where there is one; a
+ * compact table of the job's fields, with no empty cell; then folded, what left the repository, the
+ * prompt and the context. Every value is escaped, and each piece of outside text is one line of HTML
  * (summary-html.ts), so nothing in it can inject HTML or break out of its block into Markdown. The
  * job's texts are neutralised when the record is read (job-record.ts), and so is the prompt here (it
- * may be a comment's text), secrets blanked. The job table comes first and whole; the prompt and the
- * context take what is left of GitHub's 1 MiB, and a cut says how much is left out. A missing or
- * unwritable summary file (a local run) is a debug line, never a failure.
+ * may be a comment's text), secrets blanked. The prompt and the context take what is left of GitHub's
+ * 1 MiB, and a cut says how much is left out. A missing or unwritable summary file (a local run) is a
+ * debug line, never a failure.
  */
 export async function writeSummary({
   outcome,
@@ -40,39 +42,24 @@ export async function writeSummary({
   pullRequest
 }: SummaryDetails): Promise<void> {
   const { job } = outcome
-  const jobId = outcome.jobId || job?.id || ''
-  const dryRun = outcome.ending === 'dry-run'
   const verdict = describeEnding(outcome)
   const source = job?.sourceRepository ? `${job.sourceRepository}${job.sourceRef ? ` @ ${job.sourceRef}` : ''}` : ''
-  const rows: [string, string][] = [
-    ['Job', escapeHtml(jobId || (dryRun ? 'none: nothing was sent' : 'none: no job was created'))],
-    ...row('Status', job?.status ?? (dryRun ? 'dry-run' : '')),
-    ...(jobId && !dryRun
-      ? [['Pull request', pullRequestCell(job?.prLink ?? null, pullRequest ?? null)] as [string, string]]
-      : []),
-    ...row('Model', job?.model ?? ''),
-    ...row('Source', source),
+  const fields: [string, string][] = [
+    ...field('Status', job?.status ?? ''),
+    ...field('Model', job?.model ?? ''),
+    ...field('Source', source),
     ...(verdict.followed ? [['Followed for', formatDuration(elapsedMs)] as [string, string]] : [])
   ]
-  const { short } = verdict
-  // A failure's reason is the sentence that says what happened and what to do: it stands in for the
-  // short sentence, which points to the log, but where a write's answer was lost the short sentence's
-  // warning (a job, or the message, may exist) comes first.
-  const said =
-    outcome.ending === 'error' && outcome.reason
-      ? `${outcome.failure === 'uncertain' || outcome.failure === 'takenUnread' || outcome.followUp ? `<p>${escapeHtml(short)}</p>` : ''}` +
-        `<p>${escapeHtml(outcome.reason)}</p>`
-      : `<p>${escapeHtml(short)}</p><p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>`
+  // An error's reason is the sentence that says what happened and what to do (and, where a write's
+  // answer was lost, that a job or the message may exist): it stands in for the short sentence.
+  const sentence =
+    outcome.ending === 'error' && outcome.reason ? escapeHtml(outcome.reason) : shortSentenceHtml(outcome)
+  const agentDid = pullRequest ? `<p>${escapeHtml(pullRequest.title)} · ${escapeHtml(changeLine(pullRequest))}</p>` : ''
+  const next = verdict.next ? `<p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>` : ''
   const summary = core.summary
     .addHeading(escapeHtml(verdict.heading), 3)
-    .addRaw(said, true)
-    .addTable([
-      [
-        { data: 'Field', header: true },
-        { data: 'Value', header: true }
-      ],
-      ...rows
-    ])
+    .addRaw(`<p>${sentence}</p>${agentDid}${next}`, true)
+  if (fields.length) summary.addRaw(fieldsTable(fields), true)
   let room = SUMMARY_MAX_BYTES - byteSize(summary.stringify())
   // What left the repository, counted (what-leaves.ts): short, so it comes before the texts.
   if (leaving) {
@@ -101,22 +88,37 @@ export async function writeSummary({
   }
 }
 
-/** A row with its value escaped, or none when there is no value: the summary has no empty row. */
-function row(field: string, value: string): [string, string][] {
-  return value ? [[field, escapeHtml(value)]] : []
+/** A field with its value escaped, or none when there is no value: the table has no empty cell. */
+function field(name: string, value: string): [string, string][] {
+  return value ? [[name, escapeHtml(value)]] : []
 }
 
+/** The job's fields as one row under their names: a glance, not a form to read down. */
+function fieldsTable(fields: [string, string][]): string {
+  const names = fields.map(([name]) => `<th>${name}</th>`).join('')
+  const values = fields.map(([, value]) => `<td>${value}</td>`).join('')
+  return `<table><tr>${names}</tr><tr>${values}</tr></table>`
+}
+
+// The service's values stand in the sentence as markers while its own words are escaped, then come
+// back as HTML: the markers are control characters, which no job id, status or link can hold.
+// eslint-disable-next-line no-control-regex -- the control character is the point: nothing else is safe
+const MARKER = /\u0000(\d+)\u0000/g
+
 /**
- * The pull request: its link, and when GitHub showed it, its number, title, state, files and lines (the
- * title is outside text, neutralised when read and escaped here); "none" when the job opened none.
+ * The ending's short sentence as HTML: the job id and a status in code spans, the pull request as a
+ * link named as GitHub names it (`owner/repo#7`; the link checked by pull-request-link.ts).
  */
-function pullRequestCell(link: string | null, details: PullRequestDetails | null): string {
-  if (!link) return 'none'
-  if (!details) return `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`
-  return (
-    `<a href="${escapeHtml(link)}">#${escapeHtml(pullRequestNumber(link))}</a> ${escapeHtml(details.title)} · ` +
-    escapeHtml(changeLine(details))
-  )
+function shortSentenceHtml(outcome: RunOutcome): string {
+  const values: string[] = []
+  const hold = (html: string): string => `\u0000${values.push(html) - 1}\u0000`
+  const format: ValueFormat = {
+    id: (jobId) => hold(`<code>${escapeHtml(jobId)}</code>`),
+    status: (status) => hold(`<code>${escapeHtml(status)}</code>`),
+    link: (url) => hold(`<a href="${escapeHtml(url)}">${escapeHtml(pullRequestName(url))}</a>`)
+  }
+  const { short } = describeEnding(outcome, format)
+  return escapeHtml(short).replace(MARKER, (_, index: string) => values[Number(index)])
 }
 
 // Held back for the context when the prompt is cut: enough for its folded block to say what it left out.
@@ -124,14 +126,17 @@ const CONTEXT_MIN_BYTES = 2 * 1024
 // The most a block's own words take (tags, label and note), whatever it shows.
 const BLOCK_WORDS_BYTES = 400
 
-/** The prompt as a quote, one line (its line breaks as <br>), within `room` bytes with its line break. */
+/** The prompt folded, as a quote, one line (its line breaks as <br>), within `room` bytes with its line break. */
 function promptBlock(prompt: string, room: number, label: string): string {
   const cut = oneLineHtmlWithin(prompt, '<br>', room - 1 - BLOCK_WORDS_BYTES)
-  return `<p><strong>${label}</strong></p><blockquote>${cut.html}</blockquote>${cutNote('prompt', cut)}`
+  return (
+    `<details><summary>${label} (${number(cut.total)} characters)</summary>` +
+    `<blockquote>${cut.html}</blockquote>${cutNote('prompt', cut)}</details>`
+  )
 }
 
 /**
- * The context folded, one line (its line breaks as &#10; inside <pre>, so no blank line ever ends the
+ * The context folded, one line (its line breaks as &#10; in its block, so no blank line ever ends the
  * HTML block early), within `room` bytes with its line break. Folded: it can run to thousands of
  * characters, and it is what the agent read, not what was asked.
  */
@@ -140,17 +145,26 @@ function contextBlock(context: string, room: number): string {
   const shown = cut.shown < cut.total ? `; the first ${number(cut.shown)} shown` : ''
   return (
     `<details><summary>Context sent after the prompt (${number(cut.total)} characters${shown})</summary>` +
-    `<pre>${cut.html}</pre>${cutNote('context', cut)}</details>`
+    `${wrappingBlock(cut.html)}${cutNote('context', cut)}</details>`
   )
 }
 
-/** The exact prompt of a dry run, one line inside <pre> like the context, within `room` bytes. */
+/** The exact prompt of a dry run, one line in a block like the context's, open, within `room` bytes. */
 function exactPromptBlock(sent: string, room: number): string {
   const cut = oneLineHtmlWithin(sent, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
   return (
-    `<p><strong>The exact prompt (not sent)</strong></p>` +
-    `<pre>${cut.html}</pre>${cutNote('prompt', cut, 'the log shows it whole')}`
+    `<details open><summary>The exact prompt (not sent)</summary>` +
+    `${wrappingBlock(cut.html)}${cutNote('prompt', cut, 'the log shows it whole')}</details>`
   )
+}
+
+/**
+ * Text that keeps its line breaks and indentation and wraps its long lines: a code span outside <pre>
+ * (GitHub's style keeps its spaces and breaks, and wraps it), where <pre> would cut its lines off at
+ * the right of the block.
+ */
+function wrappingBlock(html: string): string {
+  return `<p><code>${html}</code></p>`
 }
 
 /** Where a piece was cut to fit GitHub's limit: what is shown, what is left out. Empty when nothing was cut. */

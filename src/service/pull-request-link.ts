@@ -37,3 +37,14 @@ export function pullRequestNumber(link: string | null): string {
   if (link === null || pullRequestLink(link) === null) return ''
   return link.slice(link.lastIndexOf('/') + 1)
 }
+
+/**
+ * How a link pullRequestLink passed is named for a reader: `owner/repo#7` for one of the shape
+ * `https://host/owner/repo/pull/7`, as GitHub names its pull requests; the link itself otherwise.
+ */
+export function pullRequestName(link: string): string {
+  if (pullRequestLink(link) === null) return link
+  const segments = link.slice('https://'.length).split('/')
+  if (segments.length !== 5 || segments[3] !== 'pull') return link
+  return `${segments[1]}/${segments[2]}#${segments[4]}`
+}

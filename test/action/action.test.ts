@@ -140,7 +140,8 @@ describe('wait, jobId and timeout', () => {
       `::error::Job ${id} did not reach a final status within the timeout of 2.0s (last status: active).`
     )
     expect(run.stdout).toContain(`run this action with jobId: ${id}`)
-    expect(run.summary).toContain('Timed out: job')
+    expect(run.summary).toContain('<h3>⏱️ Timed out: the job is still running</h3>')
+    expect(run.summary).toContain(`<p>Job <code>${id}</code> was still <code>active</code> when`)
   })
 })
 
@@ -155,8 +156,8 @@ describe('the job summary', () => {
     expect(run.summary).toContain('completed')
     expect(run.summary).toContain('docs-agent-large')
     expect(run.summary).toContain('https://github.com/example/docs @ main')
-    expect(run.summary).toMatch(/Followed for<\/td><td>[\d.]+m?s/)
-    expect(run.summary).toContain(`<a href="${job.prLink}">${job.prLink}</a>`)
+    expect(run.summary).toMatch(/<th>Followed for<\/th><\/tr><tr>.*<td>[\d.]+m?s<\/td><\/tr>/)
+    expect(run.summary).toContain(`<a href="${job.prLink}">example/docs#${job.prLink?.split('/').pop()}</a>`)
     expect(run.summary).not.toContain('<script>')
     expect(run.summary).toContain(
       '&#60;script&#62;alert(1)&#60;/script&#62; &#124; broken &#124; table<br><br># not a heading<br>&#124; a &#124; b &#124;'

@@ -109,7 +109,7 @@ describe.concurrent('the summary within GitHub’s 1 MiB', () => {
       expect(kinds.size).toBeGreaterThan(100)
       const size = Buffer.byteLength(run.summary)
       expect(size).toBeLessThan(256 * 1024)
-      expect(heading(run.summary)).toMatch(/^✅ Completed: job /)
+      expect(heading(run.summary)).toMatch(/^✅ Completed: pull request #\d+ is ready$/)
       const credentials = /<li>(Credentials blanked before sending: [^<]*)<\/li>/.exec(run.summary)?.[1] ?? ''
       expect(credentials).toMatch(/more kinds? (of credential )?left out/)
       expect(run.summary).toContain('Context sent after the prompt')
@@ -188,7 +188,8 @@ describe.concurrent('a follow-up whose answer said the job took it', () => {
           'm'
         )
       )
-      expect(heading(run.summary)).toBe(`⚠️ Took the message: job ${jobId} still shows its earlier result`)
+      expect(heading(run.summary)).toBe('⚠️ Took the message: the job still shows its earlier result')
+      expect(run.summary).toContain(`<p>The service took the follow-up message to job <code>${jobId}</code>`)
       expectCleanOutput(run, service.apiKey)
     },
     LONG_TEST_MS

@@ -1,6 +1,7 @@
-// What a person sees at the end of a run (issue 22), through the bundled action: every ending leaves a
-// job summary whose heading leads with the verdict and names the job when there is one, then the next
-// step; a run that ends before any job exists says so; a dry run has no empty rows; a completed job
+// What a person sees at the end of a run, through the bundled action: every ending leaves a job
+// summary whose heading leads with the verdict, then a sentence that names the job once, then the next
+// step where there is one; a run that ends before any job exists says so, with no table; a dry run has
+// no empty cell; a completed job
 // whose pull request the token can read shows its title, state, files and lines, in the summary and in
 // the thread's final reply; the reply shows a waiting mark only while the job works, and names the job
 // once; an empty key on a fork's pull request says why it is empty.
@@ -42,9 +43,12 @@ function heading(summary: string): string {
   return /<h3>(.*?)<\/h3>/.exec(summary)?.[1] ?? ''
 }
 
-/** The summary's table rows, as [field, value] pairs. */
+/** The summary's table, its one row of values under their names, as [field, value] pairs. */
 function rows(summary: string): [string, string][] {
-  return [...summary.matchAll(/<tr><td>(.*?)<\/td><td>(.*?)<\/td><\/tr>/g)].map((m) => [m[1], m[2]])
+  const table = /<table>(.*?)<\/table>/.exec(summary)?.[1] ?? ''
+  const names = [...table.matchAll(/<th>(.*?)<\/th>/g)].map((m) => m[1])
+  const values = [...table.matchAll(/<td>(.*?)<\/td>/g)].map((m) => m[1])
+  return names.map((name, i) => [name, values[i] ?? ''])
 }
 
 /** HTML as the reader sees it: tags gone, character references read. */
@@ -52,9 +56,15 @@ function asText(html: string): string {
   return html.replace(/<[^>]+>/g, '').replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
 }
 
-/** What the summary says after its heading and before its table: how it ended, and the next step. */
+/** What the summary says after its heading and before its table or its folded parts: how it ended, and the next step. */
 function nextStep(summary: string): string {
-  return asText(summary.slice(summary.indexOf('</h3>') + 5, summary.indexOf('<table>')))
+  const ends = ['<table>', '<details'].map((tag) => summary.indexOf(tag)).filter((at) => at >= 0)
+  return asText(summary.slice(summary.indexOf('</h3>') + 5, Math.min(...ends, summary.length)))
+}
+
+/** The sentence under the heading, as HTML. */
+function sentence(summary: string): string {
+  return /<\/h3>\n<p>(.*?)<\/p>/.exec(summary)?.[1] ?? ''
 }
 
 describe.concurrent('the summary of each ending leads with the verdict', () => {
@@ -64,8 +74,9 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
     const job = run.outputs.jobId
 
     expect(run.code).toBe(1)
-    expect(heading(run.summary)).toBe(`❌ Failed: job ${job}`)
-    expect(nextStep(run.summary)).toMatch(new RegExp(`Look at job ${job} in the project's dashboard`))
+    expect(heading(run.summary)).toBe('❌ Failed')
+    expect(asText(sentence(run.summary))).toBe(`Job ${job} failed: the agent hit an unrecoverable error.`)
+    expect(nextStep(run.summary)).toMatch(/Next step: Look at the job in the project's dashboard, then run again/)
     expect(rows(run.summary)).toContainEqual(['Status', 'failed'])
   })
 
@@ -76,8 +87,9 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
     const job = run.outputs.jobId
 
     expect(run.code).toBe(1)
-    expect(heading(run.summary)).toBe(`⏱️ Timed out: job ${job} is still running`)
-    expect(nextStep(run.summary)).toContain(`run this action with jobId: ${job} and no prompt`)
+    expect(heading(run.summary)).toBe('⏱️ Timed out: the job is still running')
+    expect(asText(sentence(run.summary))).toMatch(new RegExp(`^Job ${job} was still active when the run's timeout`))
+    expect(nextStep(run.summary)).toContain("run this action with the job's id as jobId and no prompt")
   })
 
   it('a cancel: "Cancelled", the job, and to follow it again', async (test) => {
@@ -93,8 +105,9 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
     const job = run.outputs.jobId
 
     expect(run.code).not.toBe(0)
-    expect(heading(run.summary)).toBe(`🛑 Cancelled: job ${job} is still running`)
-    expect(nextStep(run.summary)).toContain(`run this action with jobId: ${job} and no prompt`)
+    expect(heading(run.summary)).toBe('🛑 Cancelled: the job is still running')
+    expect(asText(sentence(run.summary))).toContain(`Job ${job} keeps running`)
+    expect(nextStep(run.summary)).toContain("run this action with the job's id as jobId and no prompt")
   })
 
   it('a key the service refuses (401): a short summary saying so, and that no job was created', async (test) => {
@@ -105,7 +118,8 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
     expect(service.jobs.size).toBe(0)
     expect(heading(run.summary)).toBe('❌ Failed: nothing was created')
     expect(nextStep(run.summary)).toMatch(/HTTP 401/)
-    expect(rows(run.summary)).toContainEqual(['Job', 'none: no job was created'])
+    // No table: a run with no job has no field to show, and nothing repeats the heading.
+    expect(run.summary).not.toContain('<table>')
     expect(run.summary).not.toContain('svc_not_the_key')
     expect(run.summary).not.toMatch(/Followed for/)
   })
@@ -116,9 +130,8 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
 
     expect(run.code).toBe(0)
     expect(service.requests).toEqual([])
-    expect(heading(run.summary)).toBe('🧪 Dry run: nothing was sent')
+    expect(heading(run.summary)).toBe('🧪 Dry run: the prompt, not sent')
     expect(nextStep(run.summary)).toContain('Set dryRun to false to create the job.')
-    expect(rows(run.summary).length).toBeGreaterThan(0)
     for (const [field, value] of rows(run.summary)) expect(value, field).not.toBe('')
     expect(run.summary).not.toMatch(/Followed for|<td><\/td>/)
   })
@@ -138,12 +151,14 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
 
     expect(run.code).toBe(0)
     expect(github.pullReads.map((r) => r.path)).toEqual([`/repos/${REPO}/pulls/57`])
-    expect(heading(run.summary)).toBe(`✅ Completed: job ${job} opened pull request #57`)
+    expect(heading(run.summary)).toBe('✅ Completed: pull request #57 is ready')
+    expect(sentence(run.summary)).toBe(
+      `Job <code>${job}</code> opened a pull request: <a href="${PR_LINK}">${REPO}#57</a>`
+    )
     expect(nextStep(run.summary)).toContain('Review the pull request')
-    const pr = rows(run.summary).find(([field]) => field === 'Pull request')?.[1] ?? ''
-    expect(pr).toContain(`<a href="${PR_LINK}">#57</a>`)
-    expect(pr).not.toContain('<the>')
-    expect(asText(pr)).toBe('#57 Document <the> --dry-run flag · draft · 3 files changed, +42 −7')
+    const details = /<\/a><\/p><p>(.*?)<\/p>/.exec(run.summary)?.[1] ?? ''
+    expect(details).not.toContain('<the>')
+    expect(asText(details)).toBe('Document <the> --dry-run flag · draft · 3 files changed, +42 −7')
   })
 
   it('a pull request the token may not read: the link alone, and no warning', async (test) => {
@@ -157,7 +172,8 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
     expect(run.code).toBe(0)
     expect(github.pullReads).toHaveLength(1)
     expect(run.stdout).not.toMatch(/^::(warning|notice)::Could not read pull request/m)
-    expect(rows(run.summary)).toContainEqual(['Pull request', `<a href="${PR_LINK}">${PR_LINK}</a>`])
+    expect(sentence(run.summary)).toMatch(new RegExp(`opened a pull request: <a href="${PR_LINK}">${REPO}#57</a>$`))
+    expect(run.summary).not.toContain(' · open · ')
   })
 })
 

@@ -2,7 +2,7 @@
 // push with a huge diff, and the summary file read back. GitHub renders the file as Markdown: a line
 // that starts with an HTML tag opens an HTML block, which runs to the next blank line; every other
 // line is Markdown, where a link or an image goes live. What a user must see is the job table, whole,
-// and outside text only as escaped text inside the <pre> and the <blockquote>, within GitHub's 1 MiB.
+// and outside text only as escaped text inside the code blocks and the <blockquote>, within GitHub's 1 MiB.
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction } from '../support/run-action.js'
 import {
@@ -52,9 +52,9 @@ function blocksOf(summary: string): { html: string[]; markdown: string[] } {
   return { html, markdown }
 }
 
-/** The text inside each <pre> and <blockquote>: where outside text belongs, escaped. */
+/** The text inside each code block and <blockquote>: where outside text belongs, escaped. */
 function quotedParts(html: string): string[] {
-  return [...html.matchAll(/<pre>([\s\S]*?)<\/pre>|<blockquote>([\s\S]*?)<\/blockquote>/g)].map((m) => m[1] ?? m[2])
+  return [...html.matchAll(/<code>([\s\S]*?)<\/code>|<blockquote>([\s\S]*?)<\/blockquote>/g)].map((m) => m[1] ?? m[2])
 }
 
 describe('the job summary', () => {
@@ -81,10 +81,10 @@ describe('the job summary', () => {
     const details = html.find((block) => block.includes('<details>'))
     expect(details).toBeDefined()
     // The block that opens the <details> closes it too: no blank line ended it halfway through.
-    expect(details).toMatch(/<details>[\s\S]*<\/pre>[\s\S]*<\/details>/)
+    expect(details).toMatch(/<details>[\s\S]*<\/code>[\s\S]*<\/details>/)
     for (const block of html) {
       const parts = quotedParts(block)
-      // Inside <pre> and <blockquote>, nothing of it is a tag (but the <br> the prompt's line breaks become).
+      // Inside code blocks and <blockquote>, nothing of it is a tag (but the <br> the prompt's line breaks become).
       for (const part of parts) expect(part.replace(/<br>/g, '')).not.toMatch(/[<>]/)
       // Outside them, no outside text at all.
       let rest = block
@@ -122,10 +122,13 @@ describe('the job summary', () => {
     expect(sent).toContain(patch.slice(0, 1_000))
     expect(Buffer.byteLength(sent)).toBeGreaterThan(MiB)
     expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(MiB)
-    // The job table first and whole, then the prompt whole, then the context cut with a note.
+    // The job (in the sentence) and its table first and whole, then the prompt whole, then the context cut with a note.
     const job = run.outputs.jobId
+    expect(run.summary.indexOf(job)).toBeLessThan(run.summary.indexOf('<table>'))
     expect(run.summary.indexOf('<table>')).toBeLessThan(run.summary.indexOf('<blockquote>'))
-    expect(run.summary).toMatch(new RegExp(`<table>.*<td>Job</td><td>${job}</td>.*<td>Followed for</td>.*</table>`))
+    expect(run.summary).toMatch(
+      /<table><tr><th>Status<\/th>.*<th>Followed for<\/th><\/tr><tr><td>completed<\/td>.*<\/table>/
+    )
     expect(run.summary).toContain('詳しく説明してください。</blockquote>')
     expect(run.summary).toMatch(
       /<summary>Context sent after the prompt \([\d,]+ characters; the first [\d,]+ shown\)<\/summary>/
@@ -133,6 +136,6 @@ describe('the job summary', () => {
     expect(run.summary).toMatch(
       /The context is cut here to keep this summary within GitHub's 1 MiB: [\d,]+ of its [\d,]+ characters are left out/
     )
-    expect(run.summary).toMatch(/<\/pre>.*<\/details>\n$/)
+    expect(run.summary).toMatch(/<\/code><\/p>.*<\/details>\n$/)
   })
 })

@@ -268,10 +268,10 @@ describe('dryRun', () => {
       /::notice::Dry run \(dryRun is true\): the prompt above is exactly what would be sent/
     )
     expect(result.summary).toContain('The exact prompt (not sent)')
-    // The exact prompt is one line of HTML inside its <pre> (a blank line would end the HTML block).
-    expect(result.summary).toMatch(new RegExp(`<pre>${PROMPT.replace('.', '\\.')}&#10;&#10;[^\n]*</pre>`))
-    expect(result.summary).toContain('Would be sent (dry run, nothing was sent)')
-    expect(result.summary).toContain('dry-run')
+    // The exact prompt is one line of HTML inside its block (a blank line would end the HTML block).
+    expect(result.summary).toMatch(new RegExp(`<code>${PROMPT.replace('.', '\\.')}&#10;&#10;[^\n]*</code>`))
+    expect(result.summary).toContain('<summary>What would leave the repository</summary><ul><li>Would be sent: ')
+    expect(result.summary).toContain('<h3>🧪 Dry run: the prompt, not sent</h3>')
     for (const value of Object.values(PLANTED)) expect(withoutMaskCommands(result.all)).not.toContain(value)
   })
 

@@ -27,7 +27,8 @@ export function addressesShown(source: string): string[] {
       found.push(href)
       return ' '
     })
-  for (const [address] of decodeEntities(rest).matchAll(/https?:\/\/[^\s`'"<>()|]+[^\s`'"<>()|.,:;]/g)) found.push(address)
+  for (const [address] of decodeEntities(rest).matchAll(/https?:\/\/[^\s`'"<>()|]+[^\s`'"<>()|.,:;]/g))
+    found.push(address)
   return found
 }
 

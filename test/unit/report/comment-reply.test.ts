@@ -6,6 +6,7 @@ import { outcomeReply, progressReply, startedReply } from '../../../src/report/c
 import { registerSecret } from '../../../src/safety/run-secrets.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
+const THREAD = { runUrl: RUN, serverUrl: 'https://github.com' }
 
 function job(status: string, prLink: string | null = null): Job {
   return {
@@ -67,14 +68,14 @@ describe('the replies', () => {
     [
       'no changes',
       { ending: 'final', job: job('completed'), jobId: 'job_7' },
-      /^☑️ Job `job_7` completed with no changes/
+      /^☑️ Job `job_7` completed without a pull request/
     ],
     ['archived', { ending: 'final', job: job('archived'), jobId: 'job_7' }, /^🗄️ Job `job_7` was archived/],
     ['failed', { ending: 'final', job: job('failed'), jobId: 'job_7' }, /^❌ Job `job_7` failed/],
     [
       'timed out',
       { ending: 'timeout', job: job('active'), jobId: 'job_7' },
-      /^⏱️ Timed out: job `job_7` was still `active` .* It keeps running on the service/
+      /^⏱️ Job `job_7` was still `active` .* It keeps running on the service/
     ],
     [
       'not followed',
@@ -105,7 +106,7 @@ describe('the replies', () => {
   ])(
     'says %s, names the job at most once, then how long the run took, and links the run',
     (_name, outcome, sentence) => {
-      const reply = outcomeReply(outcome, RUN, 83_000)
+      const reply = outcomeReply(outcome, THREAD, 83_000)
       expect(reply).toMatch(sentence)
       expect(reply.split('job_7').length - 1).toBe(outcome.jobId ? 1 : 0)
       expect(reply).not.toContain('⏳')
@@ -123,15 +124,42 @@ describe('the replies', () => {
       additions: 10,
       deletions: 1
     }
-    expect(outcomeReply(outcome, RUN, 2000, details)).toBe(
+    expect(outcomeReply(outcome, THREAD, 2000, details)).toBe(
       '✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9`\n\n' +
         '`` Retries @team `x` `` · draft · 2 files changed, +10 −1\n\n' +
+        'Review the pull request, and merge it when it is right.\n\n' +
         `Took 2.0s · [Workflow run](${RUN})`
     )
   })
 
+  it("writes a pull request in the job's own source repository on this GitHub as GitHub's reference", () => {
+    const completed = (prLink: string, sourceRepository: string | null) => ({
+      ending: 'final' as const,
+      job: { ...job('completed', prLink), sourceRepository },
+      jobId: 'job_7'
+    })
+    const reply = (prLink: string, source: string | null) =>
+      outcomeReply(completed(prLink, source), THREAD, 1000).split('\n')[0]
+    expect(reply('https://github.com/o/r/pull/9', 'https://github.com/o/r')).toBe(
+      '✅ Job `job_7` opened a pull request: o/r#9'
+    )
+    expect(reply('https://github.com/o/r/pull/9', 'https://github.com/O/R.git')).toBe(
+      '✅ Job `job_7` opened a pull request: o/r#9'
+    )
+    // Another repository, another host, or no source: the link as a code span, as before.
+    for (const [link, source] of [
+      ['https://github.com/o/r/pull/9', 'https://github.com/o/other'],
+      ['https://gitlab.com/o/r/-/merge_requests/9', 'https://gitlab.com/o/r'],
+      ['https://github.com/o/r/pull/9', null]
+    ] as const) {
+      expect(reply(link, source)).toBe(`✅ Job \`job_7\` opened a pull request: \`${link}\``)
+    }
+  })
+
   it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {
-    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, RUN, 1000)).toContain('``job`<b>x</b>``')
+    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, THREAD, 1000)).toContain(
+      '``job`<b>x</b>``'
+    )
   })
 
   it('never posts a secret the run holds, in any form', () => {
@@ -142,7 +170,7 @@ describe('the replies', () => {
     write.mockRestore()
     const base64 = Buffer.from(key).toString('base64')
     for (const status of [key, encodeURIComponent(key), base64]) {
-      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, RUN, 1000)
+      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, THREAD, 1000)
       expect(reply).not.toContain(key)
       expect(reply).not.toContain(base64.slice(0, 20))
     }

@@ -1,5 +1,5 @@
-// The verdict at the top of the job summary (describeEnding in src/report/run-ending.ts): for every ending, what happened
-// first, the job when there is one, and a next step a person can act on.
+// The verdict at the top of the job summary (describeEnding in src/report/run-ending.ts): for every
+// ending, what happened first, and a next step a person can act on where there is one.
 import { describe, expect, it } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
 import { describeEnding, type RunOutcome } from '../../../src/report/run-ending.js'
@@ -19,69 +19,69 @@ function job(status: string, prLink: string | null = null, extra: Partial<Job> =
 }
 
 const PR = 'https://github.com/o/r/pull/9'
-const FOLLOW_AGAIN = 'To follow it again, run this action with jobId: job_7 and no prompt'
 
-describe('verdictOf', () => {
-  it.each<[string, RunOutcome, string, string]>([
+describe('the verdict: the heading names no job (the sentence under it does), a next step only where there is one', () => {
+  const FOLLOW = "run this action with the job's id as jobId and no prompt"
+  it.each<[string, RunOutcome, string, string | null]>([
     [
       'a pull request',
       { ending: 'final', job: job('completed', PR), jobId: 'job_7' },
-      '✅ Completed: job job_7 opened pull request #9',
-      `Review the pull request: ${PR}`
+      '✅ Completed: pull request #9 is ready',
+      'Review the pull request, and merge it when it is right.'
     ],
     [
       'a follow-up done',
       { ending: 'final', job: job('completed', PR), jobId: 'job_7', followUp: true },
-      '✅ Completed: job job_7 took the follow-up message',
-      'Review the pull request'
+      '✅ Completed: the follow-up is in the pull request',
+      "Review the pull request's new changes."
     ],
     [
       'no changes',
       { ending: 'final', job: job('completed'), jobId: 'job_7' },
-      '☑️ Completed: job job_7 opened no pull request',
-      'Nothing to review'
+      '☑️ Completed: no changes',
+      "If you expected changes, look at the job in the project's dashboard."
     ],
     [
       'no changes under requirePr',
       { ending: 'final', job: job('completed'), jobId: 'job_7', requirePr: true },
-      '❌ Failed (requirePr is true): job job_7 opened no pull request',
-      'Nothing to review'
+      '❌ Failed (requirePr is true): no pull request',
+      'set requirePr to false if a run without changes is fine'
     ],
     [
-      'a refused link',
+      'a refused link (its sentence says where to look)',
       { ending: 'final', job: job('completed', null, { refusedPrLink: 'x' }), jobId: 'job_7' },
-      '⚠️ Completed: job job_7 gave a link that is not a pull request',
-      "Look at job job_7 in the project's dashboard"
+      '⚠️ Completed: no pull request link',
+      null
     ],
     [
       'failed',
       { ending: 'final', job: job('failed'), jobId: 'job_7' },
-      '❌ Failed: job job_7',
-      "Look at job job_7 in the project's dashboard, then run again"
+      '❌ Failed',
+      "Look at the job in the project's dashboard, then run again"
     ],
     [
       'archived',
       { ending: 'final', job: job('archived'), jobId: 'job_7' },
-      '🗄️ Archived: job job_7',
-      "Look at job job_7 in the project's dashboard"
+      '🗄️ Archived',
+      "Look at the job in the project's dashboard to see how far it got."
     ],
     [
       'timed out',
       { ending: 'timeout', job: job('active'), jobId: 'job_7' },
-      '⏱️ Timed out: job job_7 is still running',
-      `${FOLLOW_AGAIN}, or raise timeout.`
+      '⏱️ Timed out: the job is still running',
+      `To follow it again, ${FOLLOW}, or raise timeout.`
     ],
     [
       'cancelled with a job',
       { ending: 'cancelled', job: job('active'), jobId: 'job_7' },
-      '🛑 Cancelled: job job_7 is still running',
-      `${FOLLOW_AGAIN}.`
+      '🛑 Cancelled: the job is still running',
+      `To follow it again, ${FOLLOW}.`
     ],
     [
-      'cancelled mid-create',
+      'cancelled mid-create (its sentence says where to look)',
       { ending: 'cancelled', job: null, jobId: '', writeInFlight: true },
       '🛑 Cancelled: a job may have been created',
-      "check the project's jobs"
+      null
     ],
     [
       'cancelled before a job',
@@ -92,23 +92,23 @@ describe('verdictOf', () => {
     [
       'not followed',
       { ending: 'created', job: job('active'), jobId: 'job_7' },
-      '🚀 Created: job job_7, not followed',
-      'To follow it, run this action with jobId: job_7 and no prompt.'
+      '🚀 Created: the job, not followed',
+      `To follow it, ${FOLLOW}.`
     ],
     [
       'a message not followed',
       { ending: 'created', job: job('active'), jobId: 'job_7', followUp: true },
-      '📨 Sent: the follow-up message to job job_7, not followed',
-      'To follow it'
+      '📨 Sent: the follow-up message, not followed',
+      `To follow the job, ${FOLLOW}.`
     ],
     [
       'no sign',
       { ending: 'noSign', job: job('completed', PR), jobId: 'job_7', waitedMs: 5000 },
-      '⚠️ No sign of work: job job_7 still shows its earlier result',
+      '⚠️ No sign of work yet',
       'before sending the message again'
     ],
     [
-      'a refused key',
+      'a refused key (the reason says what to do)',
       {
         ending: 'error',
         job: null,
@@ -116,48 +116,57 @@ describe('verdictOf', () => {
         reason: 'The service rejected the API key (HTTP 401): update the secret.'
       },
       '❌ Failed: nothing was created',
-      'The service rejected the API key (HTTP 401): update the secret.'
+      null
     ],
     [
       'a lost create',
       { ending: 'error', job: null, jobId: '', failure: 'uncertain', reason: 'Check the jobs.' },
       '❌ Failed: a job may have been created',
-      'Check the jobs.'
+      null
     ],
     [
       'an unread create',
       { ending: 'error', job: null, jobId: '', failure: 'takenUnread', reason: 'Find it.' },
       '❌ Failed: a job was created, but its id is unknown',
-      'Find it.'
+      null
     ],
     [
-      'a failed follow',
+      'a failed follow (the reason does not name the job, so the heading does)',
       { ending: 'error', job: job('active'), jobId: 'job_7', reason: 'The service is down.' },
       '❌ Failed: following job job_7',
-      'The service is down.'
+      null
+    ],
+    [
+      'a failed follow whose reason names the job',
+      { ending: 'error', job: job('active'), jobId: 'job_7', reason: 'Job job_7 was not found.' },
+      '❌ Failed: following the job',
+      null
     ],
     [
       'a failed message',
       { ending: 'error', job: null, jobId: 'job_7', followUp: true, reason: 'Refused.' },
       '❌ Failed: the follow-up message to job job_7',
-      'Refused.'
+      null
     ],
     [
       'a dry run',
       { ending: 'dry-run', job: null, jobId: '' },
-      '🧪 Dry run: nothing was sent',
+      '🧪 Dry run: the prompt, not sent',
       'Set dryRun to false to create the job.'
     ],
     [
       'a dry run of a message',
       { ending: 'dry-run', job: null, jobId: 'job_7', followUp: true },
-      '🧪 Dry run: nothing was sent to job job_7',
+      '🧪 Dry run: the follow-up message, not sent',
       'Set dryRun to false to send it.'
     ]
   ])('%s', (_, outcome, heading, next) => {
     const verdict = describeEnding(outcome)
     expect(verdict.heading).toBe(heading)
-    expect(verdict.next).toContain(next)
+    if (next === null) expect(verdict.next).toBeNull()
+    else expect(verdict.next).toContain(next)
+    // The heading and the next step never name the job that the sentence names.
+    if (outcome.ending !== 'error') expect(`${verdict.heading} ${verdict.next ?? ''}`).not.toContain('job_7')
   })
 })
 
