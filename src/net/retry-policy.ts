@@ -63,7 +63,14 @@ export const RetryPolicy = {
    * first signal the run has this long to say what it knows; a create in flight is let finish
    * meanwhile, so that its answer still names the job. Later signals do not cut it short.
    */
-  cancel: { graceMs: 7000 },
+  cancel: {
+    graceMs: 7000,
+    /**
+     * After a cancel, the run's ending (summary, reply, note) gets what the grace has left less this,
+     * so that it ends by itself before the forced exit cuts it.
+     */
+    endingMarginMs: 1000
+  },
   /**
    * The context's reads from GitHub, before the create: at most `maxMs`, and at most `shareOfTimeLeft`
    * of the time the step has left when they start. The rest is the create's (and the follow's), so
@@ -79,7 +86,8 @@ export const RetryPolicy = {
   },
   /**
    * Replies on a comment thread are a courtesy: each GitHub call is bounded, and once the run has
-   * ended, whatever is left of them (the final reply included) gets this long, no more.
+   * ended, every GitHub call left (the final reply, the pull request's details, the note) shares
+   * `afterRunEndsMs`, side by side, no more (report/ending-bound.ts).
    */
   githubReplies: { requestTimeoutMs: 10_000, afterRunEndsMs: 5000 },
   /**

@@ -19,6 +19,7 @@ import { neutralise } from '../safety/neutralise.js'
 import { codeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
+import { EndingOver } from './ending-bound.js'
 
 const { requestTimeoutMs } = RetryPolicy.agentPullRequest
 
@@ -80,8 +81,10 @@ export async function leaveAgentNote(
     }
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
   } catch (error) {
+    // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
+    const why = signal.reason instanceof EndingOver ? `${signal.reason.message}.` : noteFailure(error)
     log.notice(
-      `Could not leave a note on ${where} naming job ${jobId}: ${noteFailure(error)} ` +
+      `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
         `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
     )
   } finally {
