@@ -25,13 +25,18 @@ export interface EndingBound {
   clear(): void
 }
 
-/** Starts the ending's bound; `graceLeftMs` is what a cancel's grace has left (Infinity without a cancel). */
-export function startEndingBound(graceLeftMs: number): EndingBound {
+/**
+ * Starts the ending's bound; `graceLeftMs` is what a cancel's grace has left (Infinity without a
+ * cancel); `due`: the ending has GitHub calls to make (a reply, a pull request to read and note).
+ */
+export function startEndingBound(graceLeftMs: number, due: boolean): EndingBound {
   if (gitHubIsSilent()) {
-    log.notice(
-      'GitHub left a request of this run unanswered and has answered none since, so the end of the run does not ' +
-        "wait for it again: the reply, the pull request's details and the note are not written. The job is not affected."
-    )
+    if (due) {
+      log.notice(
+        'GitHub left a request of this run unanswered and has answered none since, so the end of the run does not ' +
+          "wait for it again: the reply, the pull request's details and the note are not written. The job is not affected."
+      )
+    }
     return {
       signal: AbortSignal.abort(new EndingOver('GitHub was not answering earlier in this run')),
       clear: () => {}
