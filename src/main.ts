@@ -1,11 +1,12 @@
 import { findAgentJob } from './comment/agent-pull-request.js'
 import { leaveAgentNote } from './report/agent-note.js'
-import { watchForCancel } from './runtime/cancel.js'
+import { watchForCancel, type CancelWatch } from './runtime/cancel.js'
+import { startEndingBound } from './report/ending-bound.js'
 import type { Blanked } from './safety/credentials.js'
 import { blankInstruction, hunkBlanker } from './context/for-this-run.js'
 import { startCommentReplies, type CommentReplies } from './report/comment-reply.js'
 import { readCommentRequest, type TriggeringComment } from './comment/trigger.js'
-import { startDeadline, type Deadline } from './runtime/deadline.js'
+import { startDeadline, timeLimit, type Deadline } from './runtime/deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from './runtime/errors.js'
 import { tryingAgain } from './runtime/duration.js'
 import { followJob } from './service/follow-job.js'
@@ -15,7 +16,7 @@ import { isFinal, type Job } from './service/job-record.js'
 import { JobService } from './service/job-service.js'
 import { ServiceError } from './service/service-error.js'
 import { writeSummary } from './report/summary.js'
-import { agentPullRequestShown } from './report/agent-pull-request-shown.js'
+import { agentPullRequestShown, opensPullRequest } from './report/agent-pull-request-shown.js'
 import { log } from './runtime/log.js'
 import { setJobIdOutput, setJobOutputs } from './report/outputs.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
@@ -65,11 +66,15 @@ export async function run(): Promise<void> {
     outcome = await askSendAndFollow(learned, progress, cancel.signal, startedAt)
   } catch (error) {
     outcome = failed(error, progress)
+  }
+  announceOnce(outcome)
+  try {
+    // Told under the same cancel handling as the rest of the run: a cancel now gives up the wait for
+    // the pull request's details, and the summary, the reply and the note are still written.
+    await tellHowItEnded(outcome, learned, progress, Date.now() - startedAt, cancel)
   } finally {
     cancel.stop()
   }
-  announceOnce(outcome)
-  await tellHowItEnded(outcome, learned, progress, Date.now() - startedAt, cancel.signal)
   await learned.service?.close()
 }
 
@@ -132,25 +137,34 @@ async function tellHowItEnded(
   { ask, settings, prepared }: Learned,
   progress: JobProgress,
   elapsedMs: number,
-  cancelled: AbortSignal
+  cancel: CancelWatch
 ): Promise<void> {
-  // What the agent did, as GitHub shows its pull request: one bounded read, for the summary and the reply.
-  const pullRequest = await agentPullRequestShown(outcome, settings?.githubToken ?? '', cancelled)
-  if (outcome.ending !== 'skipped') {
-    const leaving = prepared?.leaving && { ...prepared.leaving, wasSent: progress.writeStarted }
-    await writeSummary({
-      outcome,
-      prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
-      context: prepared?.context ?? '',
-      leaving,
-      elapsedMs,
-      pullRequest
-    })
+  // Every GitHub call from here shares one bound, side by side (ending-bound.ts).
+  const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
+  try {
+    // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
+    // within half the bound so that they have the rest; a cancel gives it up, so they are written at once.
+    const token = settings?.githubToken ?? ''
+    const details = timeLimit(RetryPolicy.githubReplies.detailsWithinMs, bound.signal, cancel.signal)
+    const pullRequest = agentPullRequestShown(outcome, token, details.signal).finally(details.clear)
+    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal)
+    const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
+    const summary =
+      outcome.ending !== 'skipped' &&
+      pullRequest.then((shown) =>
+        writeSummary({
+          outcome,
+          prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
+          context: prepared?.context ?? '',
+          leaving: prepared?.leaving && { ...prepared.leaving, wasSent: progress.writeStarted },
+          elapsedMs,
+          pullRequest: shown
+        })
+      )
+    await Promise.all([summary, reply, note])
+  } finally {
+    bound.clear()
   }
-  await Promise.all([
-    ask?.replies.finish(outcome, elapsedMs, pullRequest),
-    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled)
-  ])
 }
 
 /** The function, called the first time only: the ending is announced once, by a cancel or by the run. */

@@ -89,7 +89,12 @@ export const RetryPolicy = {
    * ended, every GitHub call left (the final reply, the pull request's details, the note) shares
    * `afterRunEndsMs`, side by side, no more (report/ending-bound.ts).
    */
-  githubReplies: { requestTimeoutMs: 10_000, afterRunEndsMs: 5000 },
+  githubReplies: {
+    requestTimeoutMs: 10_000,
+    afterRunEndsMs: 5000,
+    /** The pull request's details, which the summary and the final reply wait for, get half of it. */
+    detailsWithinMs: 2500
+  },
   /**
    * The agent's own pull request (agent-pull-request.ts): its comments are read to find the job's
    * note, before a follow-up and before the note is left, bounded like the context's reads: at most

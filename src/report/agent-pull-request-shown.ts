@@ -14,8 +14,13 @@ export async function agentPullRequestShown(
   env: NodeJS.ProcessEnv = process.env
 ): Promise<PullRequestDetails | null> {
   const { job } = outcome
-  if (outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return null
+  if (!opensPullRequest(outcome) || !job?.prLink) return null
   const pr = pullRequestOf(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com')
   if (!pr) return null
   return readPullRequestDetails(pr, token, signal, { tokenInput: Input.githubToken, env })
+}
+
+/** Whether the run ended with a completed job that opened a pull request: the ending reads it and notes it. */
+export function opensPullRequest(outcome: RunOutcome): boolean {
+  return outcome.ending === 'final' && outcome.job.status === 'completed' && !!outcome.job.prLink
 }

@@ -31,9 +31,15 @@ export interface CommentReplies {
   showEnding(outcome: RunOutcome, elapsedMs: number): void
   /**
    * Says how the run ended: updates the reply (one GitHub made but did not answer for is looked for
-   * first), or adds one if there is none.
+   * first, while the pull request's details are read), or adds one if there is none; every call
+   * within `bound`, the run's end's time for GitHub (ending-bound.ts).
    */
-  finish(outcome: RunOutcome, elapsedMs: number, pullRequest?: PullRequestDetails | null): Promise<void>
+  finish(
+    outcome: RunOutcome,
+    elapsedMs: number,
+    pullRequest: Promise<PullRequestDetails | null> | PullRequestDetails | null,
+    bound: AbortSignal
+  ): Promise<void>
 }
 
 /** What this action reads of a comment it posted. */
@@ -83,6 +89,8 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
   let replyId: number | undefined
   /** GitHub refused the first reply with an answer (not a timeout): there is none to find. */
   let replyRefused = false
+  /** The first reply went out: unanswered, it may be there all the same, and is looked for. */
+  let replySent = false
   /** The final text, once the run has ended. */
   let finalBody = ''
   // Edits are coalesced: one at a time, and each sends the newest text, so a burst of changes
@@ -118,6 +126,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     // The run ended first: its reply says how, and no "On it" follows it.
     if (finished) return loaded
     const reply = await call(`reply on the ${where}`, async (signal) => {
+      replySent = true
       try {
         return await post(octokit, `${startedReply(runUrl)}\n${replyMarker}`, signal)
       } catch (error) {
@@ -212,21 +221,22 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
         if (thread && !finished) want(outcomeReply(outcome, thread.runUrl, elapsedMs))
       })
     },
-    finish: async (outcome, elapsedMs, pullRequest = null) => {
+    finish: async (outcome, elapsedMs, pullRequest, bound) => {
       finished = true
-      const timer = setTimeout(
-        () => repliesOver.abort(new Error(`GitHub did not answer within ${afterRunEndsMs / 1000}s of the run's end`)),
-        afterRunEndsMs
-      )
+      const over = (): void => repliesOver.abort(bound.reason)
+      if (bound.aborted) over()
+      else bound.addEventListener('abort', over, { once: true })
       try {
         const loaded = await Promise.race([client, whenAborted(repliesOver.signal)])
         if (!loaded) return
-        const body = (finalBody = outcomeReply(outcome, loaded.runUrl, elapsedMs, pullRequest))
-        // The first reply gets half the grace to be answered for; then it is looked for, before another is posted.
+        // The first reply gets half the grace to be answered for; then it is looked for, before another
+        // is posted. The pull request's details are read meanwhile, for the final text.
         await Promise.race([opened, whenAborted(repliesOver.signal), delay(afterRunEndsMs / 2, null, { ref: false })])
-        if (replyId === undefined && !replyRefused && !repliesOver.signal.aborted) {
+        if (replyId === undefined && replySent && !replyRefused && !repliesOver.signal.aborted) {
           replyId = await findReply(loaded.octokit)
         }
+        const shown = await Promise.race([pullRequest, whenAborted(repliesOver.signal)])
+        const body = (finalBody = outcomeReply(outcome, loaded.runUrl, elapsedMs, shown))
         if (replyId !== undefined) {
           want(body)
           await Promise.race([edits, whenAborted(repliesOver.signal)])
@@ -235,7 +245,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
           replyId ??= posted?.data.id
         }
       } finally {
-        clearTimeout(timer)
+        bound.removeEventListener('abort', over)
         // The final text is shown (or could not be): a call still waiting (a first reply GitHub was
         // slow to answer for, found again meanwhile) must not hold the step.
         repliesOver.abort(REPLIES_DONE)
