@@ -1,9 +1,8 @@
 // The run's end and GitHub (src/report/ending-bound.ts): one bound for every GitHub call left, cut to
 // what a cancel's grace has left, and over at once while GitHub is silent (src/github/silence.ts).
 import { afterEach, describe, expect, it } from 'vitest'
-import { EndingOver, startEndingBound } from '../../../src/report/ending-bound.js'
+import { ENDING_GITHUB_MS, ENDING_MARGIN_MS, EndingOver, startEndingBound } from '../../../src/report/ending-bound.js'
 import { gitHubIsSilent, noteGitHubAnswered, noteGitHubSilent } from '../../../src/github/silence.js'
-import { RetryPolicy } from '../../../src/net/retry-policy.js'
 
 afterEach(() => noteGitHubAnswered())
 
@@ -14,13 +13,13 @@ function aborted(signal: AbortSignal): Promise<unknown> {
 describe('the ending bound', () => {
   it('is the documented 5 s without a cancel', () => {
     const bound = startEndingBound(Infinity, true)
-    expect(RetryPolicy.githubReplies.afterRunEndsMs).toBe(5000)
+    expect(ENDING_GITHUB_MS).toBe(5000)
     expect(bound.signal.aborted).toBe(false)
     bound.clear()
   })
 
   it("is cut to what a cancel's grace has left, less the margin, and says so when it ends", async () => {
-    const bound = startEndingBound(RetryPolicy.cancel.endingMarginMs + 300, true)
+    const bound = startEndingBound(ENDING_MARGIN_MS + 300, true)
     const reason = await aborted(bound.signal)
     expect(reason).toBeInstanceOf(EndingOver)
     expect((reason as Error).message).toBe("GitHub did not answer within 300ms of the run's end")
