@@ -1,4 +1,8 @@
-import { findAgentJob } from './comment/agent-pull-request.js'
+import { findThreadJob } from './comment/thread-job.js'
+import { readLabelRequest } from './comment/label-request.js'
+import { leaveThreadNote } from './report/thread-note.js'
+import { isRequestEvent } from './github/request-event.js'
+import { readEventPayload } from './github/event.js'
 import { leaveAgentNote } from './report/agent-note.js'
 import { watchForCancel } from './runtime/cancel.js'
 import type { Blanked } from './safety/credentials.js'
@@ -93,7 +97,7 @@ async function askSendAndFollow(
 ): Promise<RunOutcome> {
   // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
   // to say that the workflow's inputs are wrong).
-  const asked = await readCommentAsk()
+  const asked = await readCommentAsk(cancelled)
   if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...soFar(progress) }
   const ask = (learned.ask = asked)
   if (ask) {
@@ -107,8 +111,11 @@ async function askSendAndFollow(
   log.debug(`Settings: ${describeSettings(settings)}`)
   checkProxyVariables()
   const deadline = startDeadline(startedAt + settings.timeoutMs, cancelled)
-  // On the agent's own pull request, the instruction goes to its job, found from the action's note there.
-  const agentJobId = ask && !ask.fresh ? await findAgentJob(ask.comment, settings, deadline.signal) : ''
+  const service = (learned.service = settings.dryRun ? undefined : new JobService(settings))
+  // A thread keeps its job (the agent's own pull request, or the thread whose request started it):
+  // the request goes to it, found from the action's signed note there.
+  const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
+  const agentJobId = ask && !ask.fresh ? await findThreadJob(ask.comment, settings, readJob, deadline.signal) : ''
   cancelled.throwIfAborted()
   if (agentJobId) {
     settings.jobId = agentJobId
@@ -118,7 +125,6 @@ async function askSendAndFollow(
   const prepared = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
   if ('skipped' in prepared) return { ending: 'skipped', reason: prepared.skipped, ...soFar(progress) }
   learned.prepared = prepared
-  const service = (learned.service = settings.dryRun ? undefined : new JobService(settings))
   return sendAndFollow(service, settings, prepared, deadline, cancelled, progress, startedAt, ask?.replies)
 }
 
@@ -149,7 +155,8 @@ async function tellHowItEnded(
   }
   await Promise.all([
     ask?.replies.finish(outcome, elapsedMs, pullRequest),
-    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled)
+    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled),
+    leaveThreadNote(outcome, settings, ask?.comment ?? null, cancelled)
   ])
 }
 
@@ -163,18 +170,35 @@ function onlyOnce<T>(fn: (value: T) => void): (value: T) => void {
   }
 }
 
-/** The comment that asked for the job, or why it starts none; null when the run is not comment-triggered. */
-async function readCommentAsk(): Promise<CommentAsk | { skipped: string } | null> {
+/**
+ * The comment (or the label) that asked for the job, or why it starts none; null when the run is
+ * neither comment-triggered nor a label request.
+ */
+async function readCommentAsk(cancelled: AbortSignal): Promise<CommentAsk | { skipped: string } | null> {
   const commentSettings = readCommentSettings()
+  if (!commentSettings) return null
+  const { GITHUB_EVENT_NAME: eventName, GITHUB_EVENT_PATH: eventPath } = process.env
+  const payload = readEventPayload(eventPath)
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
-  const hunk =
-    commentSettings && process.env.GITHUB_EVENT_NAME === 'pull_request_review_comment' ? await hunkBlanker() : null
-  const request = commentSettings ? readCommentRequest({ ...commentSettings, blankHunk: hunk?.blank }) : null
-  if (!request) return null
+  const hunk = eventName === 'pull_request_review_comment' ? await hunkBlanker() : null
+  const request = isRequestEvent(eventName, payload)
+    ? await readLabelRequest(commentSettings, payload, readGithubToken(), cancelled)
+    : readCommentRequest({ ...commentSettings, blankHunk: hunk?.blank })
   if (!request.start) return { skipped: request.reason }
   const instruction = await blankInstruction(request.prompt, hunk?.blanked)
-  const replies = startCommentReplies(request.comment, readGithubToken())
+  const replies = request.comment.locked
+    ? lockedThread(request.comment)
+    : startCommentReplies(request.comment, readGithubToken())
   return { comment: request.comment, instruction, fresh: request.fresh, replies }
+}
+
+/** A locked thread gets no reply and no note (GitHub may refuse them, and the lock asks for quiet); the log says so. */
+function lockedThread(request: TriggeringComment): CommentReplies {
+  log.notice(
+    `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
+      `posts no reply and no note there, so a later request there starts a new job. The job runs all the same.`
+  )
+  return { progress: () => {}, showEnding: () => {}, finish: async () => {} }
 }
 
 /**

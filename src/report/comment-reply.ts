@@ -106,9 +106,13 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     const { octokit, runUrl } = loaded
     if (comment.kind !== 'review') {
       await call(
-        `react to the ${comment.kind === 'issue comment' ? 'comment' : comment.kind} on the ${where}`,
+        `react to the ${comment.kind === 'issue comment' ? 'comment' : comment.kind === 'label' ? 'request' : comment.kind} on the ${where}`,
         (signal) => {
           const target = { owner, repo, comment_id: comment.id, content: 'eyes' as const, request: { signal } }
+          // A label asked: the 👀 goes on the issue or pull request itself.
+          if (comment.kind === 'label') {
+            return octokit.rest.reactions.createForIssue({ ...issue, content: 'eyes', request: { signal } })
+          }
           return onDiff
             ? octokit.rest.reactions.createForPullRequestReviewComment(target)
             : octokit.rest.reactions.createForIssueComment(target)
