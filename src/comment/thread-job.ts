@@ -35,8 +35,8 @@ const { maxPages, perPage } = RetryPolicy.agentPullRequest
 /**
  * The job the request's thread keeps, to send the request to as a follow-up; '' to start a new one
  * (no note verifies there, or its job has ended or its pull request is closed). `readJob` is null in
- * a dry run: the note alone then names the job. When the thread's comments cannot be read, it
- * throws: the run sends nothing rather than guess.
+ * a dry run: the note alone then names the job. When a pull request's comments cannot be read, it
+ * throws: the run sends nothing rather than guess; on an issue, the request starts a new job, with a notice.
  */
 export async function findThreadJob(
   request: TriggeringComment,
@@ -81,7 +81,16 @@ export async function findThreadJob(
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
     if (error.kind === 'cancelled') return ''
-    // Undecided, nothing is sent: a new job beside the thread's could open a second pull request.
+    // An issue's request started a new job before threads kept jobs, and GitHub's trouble must not
+    // stop it now: it still does, saying so.
+    if (request.thread.kind === 'issue') {
+      log.notice(
+        `Could not tell whether issue #${thread.number} keeps a job: ${failureClause(error, Input.githubToken)}. ` +
+          `This request starts a new job; to send it to the issue's job instead, ask again once GitHub answers.`
+      )
+      return ''
+    }
+    // On a pull request, undecided, nothing is sent: a new job beside the agent's could open a second pull request.
     throw new ActionError(
       `Could not tell whether ${where.toLowerCase()} keeps a job: ${failureClause(error, Input.githubToken)}. ` +
         `Nothing was sent to the service. Ask again, or start a new job there with "${trigger} ${FRESH_FLAG} <instruction>".`
