@@ -185,7 +185,8 @@ async function readCommentAsk(cancelled: AbortSignal): Promise<CommentAsk | { sk
     ? await readLabelRequest(commentSettings, payload, readGithubToken(), cancelled)
     : readCommentRequest({ ...commentSettings, blankHunk: hunk?.blank })
   if (!request.start) return { skipped: request.reason }
-  const instruction = await blankInstruction(request.prompt, hunk?.blanked)
+  const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
+  const instruction = await blankInstruction(request.prompt, hunk?.blanked, from)
   const replies = request.comment.locked
     ? lockedThread(request.comment)
     : startCommentReplies(request.comment, readGithubToken())

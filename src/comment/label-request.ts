@@ -20,7 +20,12 @@ import type { CommentRequest, TriggeringComment } from './trigger.js'
 /** The most of a thread's body the prompt quotes: GitHub allows 65,536 characters. */
 const BODY_MAX = 20_000
 const { requestTimeoutMs } = RetryPolicy.agentPullRequest
-const LIMITS: ReadLimits = { maxRequests: 1, totalMs: requestTimeoutMs, requestMs: requestTimeoutMs, maxBodyBytes: 1 << 20 }
+const LIMITS: ReadLimits = {
+  maxRequests: 1,
+  totalMs: requestTimeoutMs,
+  requestMs: requestTimeoutMs,
+  maxBodyBytes: 1 << 20
+}
 // GitHub's roles that may label (triage and up). GitHub does not say whether such a person is a
 // member of the owning organisation or an outside collaborator, so they count as either.
 const LABELLING_ROLES = new Set(['admin', 'maintain', 'write', 'triage'])
@@ -73,12 +78,13 @@ export async function decideLabel(payload: unknown, rules: LabelRules): Promise<
   const action = text(event.action)
   if (!(REQUEST_ACTIONS as readonly string[]).includes(action) || (!onIssue && action !== 'labeled')) {
     return skip(
-      `The ${where} was ${neutralise(action, 40) || 'changed'}: only a label put on it (or an issue opened with it) starts a job.`
+      `The ${rules.eventName} event on ${where} is '${neutralise(action, 40)}': only a label put on it (or an issue opened with it) starts a job.`
     )
   }
   const sender = asObject(event.sender)
   const who = neutralise(text(sender.login), 60) || 'someone'
-  if (sender.type === 'Bot') return skip(`The label on ${where} was added by a bot (${who}): labels by bots never start a job.`)
+  if (sender.type === 'Bot')
+    return skip(`The label on ${where} was added by a bot (${who}): labels by bots never start a job.`)
 
   const repository = rules.repository || text(asObject(event.repository).full_name)
   if (!REPOSITORY.test(repository)) {
@@ -97,7 +103,9 @@ export async function decideLabel(payload: unknown, rules: LabelRules): Promise<
         ? { associations: ['OWNER'] }
         : await rules.labeller(text(sender.login), repository)
   if ('unknown' in labeller) {
-    return skip(`Could not tell whether ${who}, who labelled ${where}, may ask for a job: ${labeller.unknown} No job was started.`)
+    return skip(
+      `Could not tell whether ${who}, who labelled ${where}, may ask for a job: ${labeller.unknown} No job was started.`
+    )
   }
   if (!labeller.associations.some((association) => rules.allowedAssociations.includes(association))) {
     return skip(

@@ -122,9 +122,13 @@ describe('a trusted comment', () => {
     expectOneReplyEdited()
     // Octokit's writes, and the bounded reads of the thread (for the note naming its job).
     expect(
-      github.requests.every((r) => r.headers.authorization === (r.method === 'GET' ? `Bearer ${TOKEN}` : `token ${TOKEN}`))
+      github.requests.every(
+        (r) => r.headers.authorization === (r.method === 'GET' ? `Bearer ${TOKEN}` : `token ${TOKEN}`)
+      )
     ).toBe(true)
-    expect(github.requests.find((r) => r.method !== 'GET')?.headers['user-agent']).toMatch(/^docs-agent-job-action\/\d+\.\d+\.\d+ /)
+    expect(github.requests.find((r) => r.method !== 'GET')?.headers['user-agent']).toMatch(
+      /^docs-agent-job-action\/\d+\.\d+\.\d+ /
+    )
     // The summary shows the prompt as given, and the context sent with it, folded.
     expect(run.summary).toContain('<blockquote>explain the retry policy in the FAQ</blockquote>')
     expect(run.summary).toMatch(/<details><summary>Context sent after the prompt \([\d,]+ characters\)<\/summary><pre>/)
