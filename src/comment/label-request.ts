@@ -11,7 +11,7 @@ import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { REQUEST_ACTIONS } from '../github/request-event.js'
 import { Input } from '../inputs/action-names.js'
 import type { CommentSettings } from '../inputs/comment-settings.js'
-import { RetryPolicy } from '../net/retry-policy.js'
+import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
 import { cutShort, fenced, quoted } from '../safety/quote-for-agent.js'
@@ -19,7 +19,7 @@ import type { CommentRequest, TriggeringComment } from './trigger.js'
 
 /** The most of a thread's body the prompt quotes: GitHub allows 65,536 characters. */
 const BODY_MAX = 20_000
-const { requestTimeoutMs } = RetryPolicy.agentPullRequest
+const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 const LIMITS: ReadLimits = {
   maxRequests: 1,
   totalMs: requestTimeoutMs,

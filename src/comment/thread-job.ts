@@ -9,57 +9,50 @@ import { asArray, asObject, text } from '../github/json-shape.js'
 import type { GitHubReader } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
-import { readTriggerForNote } from '../inputs/comment-settings.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
-import { RetryPolicy } from '../net/retry-policy.js'
+import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { ActionError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
-import {
-  markedJobs,
-  openReader,
-  placeOf,
-  pullRequestOf,
-  type NoteKey,
-  type NotePlace,
-  type PullRequestRef
-} from './agent-pull-request.js'
-import { FRESH_FLAG, type TriggeringComment } from './trigger.js'
+import { markedJobs, openReader, placeOf, pullRequestOf, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import type { TriggeringComment } from './trigger.js'
 
 /** What the routing needs to know of a job: the service is a later layer, so main.ts hands the read down. */
 export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: string; prLink: string | null }>
 
 /** Statuses of a job that takes no more messages. */
 const ENDED = new Set(['archived', 'failed'])
-const { maxPages, perPage } = RetryPolicy.agentPullRequest
+const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
 /**
- * The job the request's thread keeps, to send the request to as a follow-up; '' to start a new one
- * (no note verifies there, or its job has ended or its pull request is closed). `readJob` is null in
+ * The job the request's thread keeps, to send the request to as a follow-up (`via: 'note'` on the
+ * job's own pull request, `'thread'` elsewhere); null to start a new one (no note verifies there, or
+ * its job has ended or its pull request is closed). `readJob` is null in
  * a dry run: the note alone then names the job. When a pull request's comments cannot be read, it
  * throws: the run sends nothing rather than guess; on an issue, the request starts a new job, with a notice.
  */
 export async function findThreadJob(
   request: TriggeringComment,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
   readJob: ReadJob | null,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
-): Promise<string> {
+): Promise<{ jobId: string; via: 'note' | 'thread' } | null> {
   const { githubToken: token } = settings
-  if (!token) return ''
+  if (!token) return null
   const [owner, repo] = request.repository.split('/')
   const thread: PullRequestRef = { owner, repo, number: request.thread.number }
   const place = placeOf(thread, settings, env)
   const reader = openReader(token, signal, env)
-  if (!reader || !place) return ''
+  if (!reader || !place) return null
   const where = `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${thread.number}`
-  const trigger = readTriggerForNote()
+  const trigger = settings.noteTrigger
   try {
     const notes = await notesOnThread(reader, request, settings, place)
     const jobId = notes.filter((note) => note.verified).at(-1)?.jobId ?? ''
     if (!jobId) {
       if (notes.length > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
-      return ''
+      return null
     }
     const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, env)
     if (kept === 'own pull request') {
@@ -67,20 +60,20 @@ export async function findThreadJob(
         `Pull request #${thread.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
           `goes to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
       )
-      return jobId
+      return { jobId, via: 'note' }
     }
     if (kept !== 'yes') {
       log.info(`${where} kept job ${jobId}, ${kept}: this request starts a new job, which the thread then keeps.`)
-      return ''
+      return null
     }
     log.info(
       `${where} keeps job ${jobId} (from the action's signed note there): this request goes to it as a follow-up ` +
         `message. "${trigger} ${FRESH_FLAG} <instruction>" starts a new job instead, which the thread then keeps.`
     )
-    return jobId
+    return { jobId, via: 'thread' }
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
-    if (error.kind === 'cancelled') return ''
+    if (error.kind === 'cancelled') return null
     // An issue's request started a new job before threads kept jobs, and GitHub's trouble must not
     // stop it now: it still does, saying so.
     if (request.thread.kind === 'issue') {
@@ -88,7 +81,7 @@ export async function findThreadJob(
         `Could not tell whether issue #${thread.number} keeps a job: ${failureClause(error, Input.githubToken)}. ` +
           `This request starts a new job; to send it to the issue's job instead, ask again once GitHub answers.`
       )
-      return ''
+      return null
     }
     // On a pull request, undecided, nothing is sent: a new job beside the agent's could open a second pull request.
     throw new ActionError(

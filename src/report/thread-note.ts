@@ -4,19 +4,18 @@
 // a later request there goes to the same job (comment/thread-job.ts). A follow-up leaves none: the
 // thread already names its job. Bounded, written once, and it never fails the step.
 import { marker, placeOf } from '../comment/agent-pull-request.js'
-import { FRESH_FLAG, type TriggeringComment } from '../comment/trigger.js'
+import type { TriggeringComment } from '../comment/trigger.js'
 import { loadOctokit } from '../github/octokit.js'
-import { readTriggerForNote } from '../inputs/comment-settings.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
-import { RetryPolicy } from '../net/retry-policy.js'
+import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
-import { neutralise } from '../safety/neutralise.js'
-import { codeSpan } from '../safety/quote-for-agent.js'
+import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 
-const { requestTimeoutMs } = RetryPolicy.agentPullRequest
+const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 
 /**
  * Leaves the note naming the job this run created on the thread whose request created it. Nothing
@@ -25,7 +24,7 @@ const { requestTimeoutMs } = RetryPolicy.agentPullRequest
  */
 export async function leaveThreadNote(
   outcome: RunOutcome,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'> | null,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   request: TriggeringComment | null,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
@@ -36,7 +35,7 @@ export async function leaveThreadNote(
   const place = placeOf({ owner, repo, number: request.thread.number }, settings, env)
   if (!place) return
   const where = `${request.thread.kind} #${request.thread.number}`
-  const trigger = readTriggerForNote()
+  const trigger = settings.noteTrigger
   const body = threadNoteBody(marker(settings, place, outcome.jobId), outcome.jobId, request.thread.kind, trigger)
   const limit = timeLimit(requestTimeoutMs, signal)
   try {
