@@ -1,6 +1,8 @@
 // The last stage: how the run ended, said once (the outputs and the log line), then told where people
-// look: the job summary, the reply on the thread, and the note on the pull request the job opened.
+// look: the job summary, the reply on the thread, the note on the pull request the job opened, and
+// the note on the thread that asked (when its request made the job).
 import { leaveAgentNote } from '../report/agent-note.js'
+import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
@@ -47,7 +49,8 @@ export interface EndingTold {
 /**
  * The ending, told where people look: the job summary (for every ending but a skip, an event that
  * starts nothing: a run that failed before any job existed says so there too), the thread's reply,
- * and the note on a pull request the job opened. Every GitHub call of it shares one bound, side by
+ * the note on a pull request the job opened, and the note on the thread whose request made the job.
+ * Every GitHub call of it shares one bound, side by
  * side (ending-bound.ts); a cancel meanwhile gives up the pull request's details, and the rest is
  * still written. None fails the step.
  */
@@ -67,6 +70,7 @@ export async function tellEnding({
   try {
     const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal)
     const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal)
+    const threadNote = leaveThreadNote(outcome, settings, ask?.comment ?? null, bound.signal)
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =
       outcome.ending !== 'skipped' &&
@@ -80,7 +84,7 @@ export async function tellEnding({
           pullRequest: shown
         })
       )
-    await Promise.all([summary, reply, note])
+    await Promise.all([summary, reply, note, threadNote])
   } finally {
     detailsLimit.clear()
     bound.clear()
