@@ -70,7 +70,10 @@ export async function tellEnding({
   try {
     const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal)
     const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal)
-    const threadNote = leaveThreadNote(outcome, settings, ask?.comment ?? null, bound.signal)
+    // A run cancelled before its ending leaves no note on the thread, as the cancel asked; one
+    // cancelled while the ending is told still does (the ending was decided).
+    const threadNoteSignal = cancel.signal.aborted ? cancel.signal : bound.signal
+    const threadNote = leaveThreadNote(outcome, settings, ask?.comment ?? null, threadNoteSignal)
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =
       outcome.ending !== 'skipped' &&

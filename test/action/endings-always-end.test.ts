@@ -114,8 +114,8 @@ describe.concurrent('a cancel while the ending is told', () => {
       const [reply] = replies(github)
       expect(reply.body).toMatch(/^✅ /)
       expect(reply.body).not.toContain('updated as it goes')
-      expect(notes(github)).toHaveLength(1)
-      expect(notes(github)[0].issueNumber).toBe(AGENT_PR)
+      // The note on the job's pull request (the thread that asked gets one of its own).
+      expect(notes(github).filter((note) => note.issueNumber === AGENT_PR)).toHaveLength(1)
       expectCleanOutput(run, service.apiKey)
     },
     LONG_TEST_MS
