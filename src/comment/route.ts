@@ -38,8 +38,3 @@ export async function decideRoute(settings: Settings, ask: RouteAsk | null, sign
   const jobId = await findAgentJob(ask.comment, settings, signal)
   return jobId ? { kind: 'message', jobId, via: 'note', trigger: settings.noteTrigger } : { kind: 'create' }
 }
-
-/** The job a route names, or '' for a new one. */
-export function routedJobId(route: Route): string {
-  return route.kind === 'create' ? '' : route.jobId
-}

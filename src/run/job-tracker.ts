@@ -3,7 +3,7 @@
 // signal handler, before that stage returns.
 import type { Job } from '../service/job-record.js'
 import type { NewJobWay } from '../service/write-sentences.js'
-import type { JobSoFar, RunOutcome } from '../report/run-ending.js'
+import type { KnownJob, RunOutcome } from '../report/run-ending.js'
 
 export class JobTracker {
   /** The job as last seen; null if it was never read. */
@@ -20,13 +20,13 @@ export class JobTracker {
   writeStarted = false
 
   /** The job as the run knows it so far, without the tracker's own bookkeeping. */
-  soFar(): JobSoFar {
+  knownJob(): KnownJob {
     const { job, jobId, followUp, newJobWay } = this
     return { job, jobId, followUp, newJobWay }
   }
 
   /** A cancel: with a write on its way, the job (or the message) may or may not be there. */
   cancelledOutcome(): RunOutcome {
-    return { ending: 'cancelled', ...this.soFar(), writeInFlight: this.writeInFlight }
+    return { ending: 'cancelled', ...this.knownJob(), writeInFlight: this.writeInFlight }
   }
 }

@@ -25,7 +25,7 @@ export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
   if (error instanceof CancelledError) return tracker.cancelledOutcome()
   logStackForBugReport(error)
   const failure = error instanceof ServiceError ? error.kind : undefined
-  return { ending: 'error', ...tracker.soFar(), reason: failureMessage(error), failure }
+  return { ending: 'error', ...tracker.knownJob(), reason: failureMessage(error), failure }
 }
 
 /** What the ending is told with, however far the run got. */

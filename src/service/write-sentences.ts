@@ -73,7 +73,7 @@ export function createSentences(projectId: string, baseUrl: string): WriteSenten
 export type NewJobWay = { by: 'input' } | { by: 'comment'; trigger: string }
 
 /** The sentence that names the way to a new job after a refused message. */
-export function newJobSentence(way: NewJobWay): string {
+export function wordNewJobWay(way: NewJobWay): string {
   return way.by === 'comment'
     ? `To start a new job, comment \`${way.trigger} ${FRESH_FLAG} <instruction>\` on the pull request.`
     : 'To start a new job, run this action without jobId.'
@@ -107,9 +107,9 @@ export function messageSentences(
       status === 404
         ? `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 404: ${excerpt}): the job is not ` +
           `in this project, or takes no more messages. Check jobId and projectId. No new job was created. ` +
-          newJobSentence(newJobWay)
+          wordNewJobWay(newJobWay)
         : `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 400: ${excerpt}): a job that is ` +
-          `archived or failed may take no more messages. No new job was created. ${newJobSentence(newJobWay)}`,
+          `archived or failed may take no more messages. No new job was created. ${wordNewJobWay(newJobWay)}`,
     timedOutBeforeSent: () =>
       `The timeout ran out before the message to job ${jobId} could be sent to ${baseUrl}. The message did not reach ` +
       `job ${jobId}; check that baseUrl is reachable from the runner, or raise the timeout.`,
