@@ -3,7 +3,7 @@ import { formatDuration } from '../runtime/duration.js'
 import { pullRequestNumber } from '../service/pull-request-link.js'
 import type { Job } from '../service/job-record.js'
 import type { ServiceFailureKind } from '../service/service-error.js'
-import { wordNewJobWay, type NewJobWay } from '../service/write-sentences.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 
 // How a run ended, described once (describeEnding): the step's log, the annotation, the job summary
 // and the reply on a comment thread all pick their words from it, so they cannot tell the same
@@ -16,6 +16,20 @@ import { wordNewJobWay, type NewJobWay } from '../service/write-sentences.js'
  * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent.
  */
 export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run'
+
+/**
+ * How the person who asked can start a new job instead of following up this one: by running the
+ * action without jobId, or, on the agent's pull request (where they gave no jobId), by commenting the
+ * trigger with --new.
+ */
+export type NewJobWay = { by: 'input' } | { by: 'comment'; trigger: string }
+
+/** The sentence that names the way to a new job after a refused message. */
+export function wordNewJobWay(way: NewJobWay): string {
+  return way.by === 'comment'
+    ? `To start a new job, comment \`${way.trigger} ${FRESH_FLAG} <instruction>\` on the pull request.`
+    : 'To start a new job, run this action without jobId.'
+}
 
 /** What the run knows of its job at any moment: the reply's progress and the forced exit after a cancel read it. */
 export interface KnownJob {

@@ -2,8 +2,7 @@
 // stage alone (it owns it), because a cancel may have to tell the ending at any moment, from a
 // signal handler, before that stage returns.
 import type { Job } from '../service/job-record.js'
-import type { NewJobWay } from '../service/write-sentences.js'
-import type { KnownJob, RunOutcome } from '../report/run-ending.js'
+import type { KnownJob, NewJobWay, RunOutcome } from '../report/run-ending.js'
 
 export class JobTracker {
   /** The job as last seen; null if it was never read. */

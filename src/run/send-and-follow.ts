@@ -83,7 +83,7 @@ async function sendPrompt(
   setJobIdOutput((tracker.jobId = route.jobId))
   if (route.kind === 'message') {
     tracker.followUp = true
-    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks, tracker.newJobWay)
+    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks)
     log.info(`Sent the follow-up message to job ${route.jobId}.`)
     if (job) onJob(job)
   }

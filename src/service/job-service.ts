@@ -18,7 +18,7 @@ import { isUnresolvedHost } from '../net/host-names.js'
 import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-excerpt.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
 import { ServiceError } from './service-error.js'
-import { createSentences, messageSentences, type NewJobWay, type WriteSentences } from './write-sentences.js'
+import { createSentences, messageSentences, type WriteSentences } from './write-sentences.js'
 
 /**
  * A write (a create or a follow-up message): where it goes, how its answer is judged, and the
@@ -89,16 +89,9 @@ export class JobService {
    * (said through hooks.log): the job is known, so it can be followed all the same. A refusal (400,
    * 404) fails: a new job is never created instead.
    */
-  async sendMessage(
-    jobId: string,
-    prompt: string,
-    deadline: Deadline,
-    hooks: WriteHooks = {},
-    /** How to start a new job instead, said after a refusal: by default, the action without jobId. */
-    newJobWay?: NewJobWay
-  ): Promise<Job | null> {
+  async sendMessage(jobId: string, prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job | null> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
-    const sentences = messageSentences(jobId, this.options.projectId, this.options.baseUrl, newJobWay)
+    const sentences = messageSentences(jobId, this.options.projectId, this.options.baseUrl)
     try {
       return await this.write({ url, jobId, surelyTakenStatus: null, sentences }, prompt, deadline, hooks)
     } catch (error) {
