@@ -37,7 +37,7 @@ export async function run(): Promise<void> {
     // to say that the workflow's inputs are wrong), so the comment's settings are read first.
     const commentSettings = readCommentSettings()
     const asked = await readCommentAsk(commentSettings, cancel.signal)
-    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.soFar() }
+    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
     settings = readSettings(process.env, commentSettings)
     log.debug(`Settings: ${describeSettings(settings)}`)
@@ -51,7 +51,7 @@ export async function run(): Promise<void> {
     const route = await decideRoute(settings, ask, deadline.signal, readJob)
     cancel.signal.throwIfAborted()
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
-    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.soFar() }
+    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
     prepared = made
     const replies = ask?.replies
     return sendAndFollow({

@@ -3,7 +3,7 @@
 // note on the agent's pull request (comment/agent-pull-request.ts signs it for this thread), so that
 // a later request there goes to the same job (comment/thread-job.ts). A follow-up leaves none: the
 // thread already names its job. Bounded, written once, and it never fails the step.
-import { marker, placeOf } from '../comment/agent-pull-request.js'
+import { signMarker, findNotePlace } from '../comment/agent-pull-request.js'
 import type { TriggeringComment } from '../comment/trigger.js'
 import { loadOctokit } from '../github/octokit.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
@@ -33,11 +33,11 @@ export async function leaveThreadNote(
   if (!settings?.githubToken || !request || request.locked) return
   if (!outcome.jobId || outcome.followUp || outcome.ending === 'dry-run' || outcome.ending === 'skipped') return
   const [owner, repo] = request.repository.split('/')
-  const place = placeOf({ owner, repo, number: request.thread.number }, settings, env)
+  const place = findNotePlace({ owner, repo, number: request.thread.number }, settings, env)
   if (!place) return
   const where = `${request.thread.kind} #${request.thread.number}`
   const trigger = settings.noteTrigger
-  const body = threadNoteBody(marker(settings, place, outcome.jobId), outcome.jobId, request.thread.kind, trigger)
+  const body = threadNoteBody(signMarker(settings, place, outcome.jobId), outcome.jobId, request.thread.kind, trigger)
   const limit = timeLimit(requestTimeoutMs, signal)
   try {
     const { octokit } = await loadOctokit(settings.githubToken)

@@ -6,7 +6,7 @@ import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
-import { describeEnding, type RunOutcome } from '../report/run-ending.js'
+import { describeEnding, wordNewJobWay, type RunOutcome } from '../report/run-ending.js'
 import { writeSummary } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
@@ -30,7 +30,11 @@ export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
   if (error instanceof CancelledError) return tracker.cancelledOutcome()
   logStackForBugReport(error)
   const failure = error instanceof ServiceError ? error.kind : undefined
-  return { ending: 'error', ...tracker.soFar(), reason: failureMessage(error), failure }
+  const known = tracker.knownJob()
+  // A refused message: the service's sentence says what happened; how to start a new job instead
+  // depends on how the run named the job, which the ending knows.
+  const newJob = failure === 'refused' && known.followUp ? ` ${wordNewJobWay(known.newJobWay ?? { by: 'input' })}` : ''
+  return { ending: 'error', ...known, reason: `${failureMessage(error)}${newJob}`, failure }
 }
 
 /** What the ending is told with, however far the run got. */
