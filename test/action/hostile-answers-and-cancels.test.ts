@@ -45,7 +45,7 @@ async function standInGitHub(test: TestContext, options: GitHubOptions = {}): Pr
 const SLACK_MS = RUN_OVERHEAD_MS
 
 /**
- * Runs the action and times it. Before the fixes some of these runs take minutes; the watchdog ends
+ * Runs the action and times it. Without its bounds some of these runs take minutes; the watchdog ends
  * them (the test then fails on the exit code) so that they do not load the machine. It waits as long
  * as the test may take, so that a busy machine's slow start-up is not taken for such a run.
  */
@@ -260,7 +260,7 @@ describe.concurrent('a short timeout leaves the create its time', () => {
 })
 
 describe.concurrent('hostile answers from GitHub are cheap to refuse', () => {
-  // Before the fix, parsing these took 1.3 GB of memory; the run now has a heap of 128 MB.
+  // Parsed without bounds these take 1.3 GB of memory: with a heap of 128 MB such a run fails.
   const SMALL_HEAP = { NODE_OPTIONS: '--max-old-space-size=128' }
   const DEEP = `${'['.repeat(8_000_000)}${']'.repeat(8_000_000)}`
   const WIDE = `[${'[],'.repeat(5_000_000)}[]]`
