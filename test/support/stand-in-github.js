@@ -133,6 +133,8 @@ export async function startStandInGitHub(options = {}) {
   const hanging = []
   /** @type {Map<Route | null, number>} How many requests of each route were answered late (delays). */
   const delayed = new Map()
+  // Set by hangFromNow(): GitHub stops answering in the middle of a run.
+  let silent = false
 
   /**
    * @param {RecordedRequest} req
@@ -347,7 +349,7 @@ export async function startStandInGitHub(options = {}) {
         at: Date.now()
       }
       requests.push(req)
-      const answered = options.hang ? 'hang' : url.startsWith(basePath) ? answer(req) : notFound()
+      const answered = options.hang || silent ? 'hang' : url.startsWith(basePath) ? answer(req) : notFound()
       if (answered === 'hang') {
         hanging.push(res)
         return
@@ -394,6 +396,10 @@ export async function startStandInGitHub(options = {}) {
     /** The reads of a thread's comments and of who the token is. */
     get threadReads() {
       return requests.filter(isThreadRead)
+    },
+    /** From now on, never answer any request (until the server closes): GitHub gone silent mid-run. */
+    hangFromNow: () => {
+      silent = true
     },
     close: () =>
       new Promise((resolve) => {
