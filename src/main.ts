@@ -22,6 +22,7 @@ import { checkProxyVariables } from './net/proxy-settings.js'
 import { noSignWindowMs, RetryPolicy } from './net/retry-policy.js'
 import { describeEnding, staleLine, type JobSoFar, type RunOutcome } from './report/run-ending.js'
 import { statusLogger } from './report/status-log.js'
+import { describeTimingInForce } from './inputs/timing-notes.js'
 import { preparePrompt, type Prepared } from './prompt/assemble.js'
 import { showDryRun } from './prompt/what-leaves.js'
 
@@ -105,6 +106,7 @@ async function askSendAndFollow(
   }
   const settings = (learned.settings = readSettings())
   log.debug(`Settings: ${describeSettings(settings)}`)
+  log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
   checkProxyVariables()
   const deadline = startDeadline(startedAt + settings.timeoutMs, cancelled)
   // On the agent's own pull request, the instruction goes to its job, found from the action's note there.

@@ -7,6 +7,7 @@ import { Input } from './action-names.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
+import { bareSecondsWarning } from './timing-notes.js'
 import { jobIdProblem, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import { joinPrompts, readPromptFile } from './prompt-file.js'
@@ -72,10 +73,24 @@ export function maskSecrets(): void {
   }
 }
 
-/** Reads and checks every input; `env` tells whether the run is comment-triggered. */
+/**
+ * Reads and checks every input; `env` tells whether the run is comment-triggered. A refusal carries
+ * the hint about a misspelt input name (logged as a warning above it) that its sentence does not
+ * give already: the summary and the reply show the refusal alone, and the hint is often its cause.
+ */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const misnamed = misnamedInputs(env)
   for (const input of misnamed) log.warning(describeMisnamed(input))
+  try {
+    return readCheckedSettings(env, misnamed)
+  } catch (error) {
+    if (!(error instanceof ActionError)) throw error
+    const hints = misnamed.filter(({ variable }) => !error.message.includes(variable)).map(describeMisnamed)
+    throw hints.length ? new ActionError([error.message, ...hints].join(' ')) : error
+  }
+}
+
+function readCheckedSettings(env: NodeJS.ProcessEnv, misnamed: MisnamedInput[]): Settings {
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
   // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
@@ -121,6 +136,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
   const wait = readBoolean(Input.wait, true)
   const timeoutMs = parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout)
+  const bareSeconds = bareSecondsWarning(core.getInput(Input.timeout))
+  if (bareSeconds) log.warning(bareSeconds)
   const pollIntervalMs = parseDuration(
     core.getInput(Input.pollInterval) || '5s',
     Input.pollInterval,

@@ -15,6 +15,7 @@ import {
 } from '../net/http.js'
 import { tryingAgain } from '../runtime/duration.js'
 import { backoffMs, retryAfterMs, RetryPolicy } from '../net/retry-policy.js'
+import { isUnresolvedHost } from '../net/host-names.js'
 import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
 import { ServiceError } from './service-error.js'
@@ -64,6 +65,11 @@ export class JobService {
   private readonly jobsUrl: string
 
   private readonly limits: HttpLimits
+  /**
+   * Whether the service has answered once in this run: until it has, a host name that does not
+   * resolve is a wrong (or placeholder) address and is said once; after, it is a passing fault.
+   */
+  private answered = false
 
   constructor(private readonly options: ServiceOptions) {
     this.limits = options.limits ?? DEFAULT_LIMITS
@@ -153,11 +159,18 @@ export class JobService {
     let response: HttpResponse
     try {
       response = await this.http.send('GET', url, { headers: this.authHeaders(), signal })
+      this.answered = true
     } catch (error) {
       if (error instanceof NetworkError && error.refusedLocally) {
         throw new ServiceError(
           `The read of job ${jobId} was not sent: ${error.message}. Check the inputs it is made of ` +
             `(apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); reading again would fail the same way.`,
+          'fatal'
+        )
+      }
+      if (error instanceof NetworkError && this.neverResolved(error)) {
+        throw new ServiceError(
+          `Could not read job ${jobId} at ${this.options.baseUrl}: ${error.message}. Check baseUrl.`,
           'fatal'
         )
       }
@@ -229,6 +242,7 @@ export class JobService {
         signal: AbortSignal.any([deadline.timeUp, notWritten.signal]),
         progress
       })
+      this.answered = true
     } catch (error) {
       throw this.writeFailure(error, progress, says)
     } finally {
@@ -273,6 +287,8 @@ export class JobService {
     }
     if (!(error instanceof NetworkError)) return error
     if (error.refusedLocally) return new ServiceError(says.refusedOnTheRunner(error.message), 'fatal')
+    // Surely not sent, and asking again would only say the same: the address is wrong.
+    if (this.neverResolved(error)) return new ServiceError(says.unreachable(error.message), 'fatal')
     if (error.notSent) return new ServiceError(says.unreachable(error.message), 'notTaken')
     return new ServiceError(says.noAnswer(error.message), 'uncertain')
   }
@@ -299,6 +315,11 @@ export class JobService {
       )
     }
     return `The service answered HTTP ${status} (${excerpt(response)}). Check baseUrl and projectId.`
+  }
+
+  /** A host name that has not resolved once in this run: no try will do better. */
+  private neverResolved(error: NetworkError): boolean {
+    return !this.answered && isUnresolvedHost(error.code)
   }
 
   private authHeaders(): Record<string, string> {

@@ -2,7 +2,7 @@
 // does to one request, and how error bodies are shown.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDeadline } from '../../../src/runtime/deadline.js'
 import { DEFAULT_LIMITS } from '../../../src/net/http.js'
 import { excerpt } from '../../../src/service/answer-text.js'
@@ -13,8 +13,14 @@ import { RetryPolicy } from '../../../src/net/retry-policy.js'
 import { startStandInService, type StandInService } from '../../support/stand-in-service.js'
 
 const KEY = 'svc_unit_test_key'
-// Registered as the run does, so that error excerpts blank it.
-beforeAll(() => registerSecret(KEY))
+// Registered as the run does, so that error excerpts blank it. The runner's ::add-mask:: command it
+// prints is captured: a workflow command in the suite's own output is noise in a CI log.
+beforeAll(() => {
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  registerSecret(KEY)
+  expect(write.mock.calls.map(([chunk]) => String(chunk))).toContain(`::add-mask::${KEY}\n`)
+  write.mockRestore()
+})
 let service: StandInService | undefined
 let raw: http.Server | undefined
 afterEach(async () => {
