@@ -14,7 +14,8 @@ import {
   type RequestProgress
 } from '../net/http.js'
 import { tryingAgain } from '../runtime/duration.js'
-import { backoffMs, retryAfterMs, RetryPolicy } from '../net/retry-policy.js'
+import { backoffMs, retryAfterMs } from '../net/retry-policy.js'
+import { ServicePolicy } from './service-policy.js'
 import { isUnresolvedHost } from '../net/host-names.js'
 import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
@@ -53,11 +54,11 @@ export interface ServiceOptions {
   projectId: string
   apiKey: string
   limits?: HttpLimits
-  /** The writes' retry policy; RetryPolicy.create unless a test needs shorter waits. */
+  /** The writes' retry policy; ServicePolicy.create unless a test needs shorter waits. */
   createRetry?: CreateRetry
 }
 
-type CreateRetry = { readonly [K in keyof typeof RetryPolicy.create]: number }
+type CreateRetry = { readonly [K in keyof typeof ServicePolicy.create]: number }
 
 /** The job service's HTTP interface: the one place that knows its paths, headers and status codes. */
 export class JobService {
@@ -120,7 +121,7 @@ export class JobService {
    * it is answered.
    */
   private async write(write: Write, prompt: string, deadline: Deadline, hooks: WriteHooks): Promise<Job> {
-    const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
+    const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? ServicePolicy.create
     for (let attempt = 1; ; attempt++) {
       this.mayStartWrite(deadline, write.says)
       let failure: unknown
@@ -205,7 +206,7 @@ export class JobService {
         'notFound'
       )
     }
-    if (RetryPolicy.read.retryableStatuses.has(status)) {
+    if (ServicePolicy.read.retryableStatuses.has(status)) {
       throw new ServiceError(
         `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response)}).`,
         'transient',

@@ -9,7 +9,7 @@ import { excerpt } from '../../../src/service/answer-text.js'
 import { JobService } from '../../../src/service/job-service.js'
 import { ServiceError } from '../../../src/service/service-error.js'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
-import { RetryPolicy } from '../../../src/net/retry-policy.js'
+import { ServicePolicy } from '../../../src/service/service-policy.js'
 import { startStandInService, type StandInService } from '../../support/stand-in-service.js'
 
 const KEY = 'svc_unit_test_key'
@@ -36,7 +36,7 @@ function client(baseUrl: string, limits: Partial<typeof DEFAULT_LIMITS> = {}): J
     projectId: 'docs',
     apiKey: KEY,
     limits: { ...DEFAULT_LIMITS, ...limits },
-    createRetry: { ...RetryPolicy.create, backoffBaseMs: 10 }
+    createRetry: { ...ServicePolicy.create, backoffBaseMs: 10 }
   })
 }
 
@@ -312,7 +312,7 @@ describe('a follow-up message, through the one write path', () => {
     expect(error.message).toMatch(
       /^Could not reach the service at .*The message did not reach job job_7; check baseUrl/
     )
-    expect(lines).toHaveLength(RetryPolicy.create.tries - 1)
+    expect(lines).toHaveLength(ServicePolicy.create.tries - 1)
     await jobs.close()
   })
 })
