@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
     // to say that the workflow's inputs are wrong), so the comment's settings are read first.
     const commentSettings = readCommentSettings()
-    const asked = await readCommentAsk(commentSettings)
+    const asked = await readCommentAsk(commentSettings, cancel.signal)
     if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.soFar() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
     settings = readSettings(process.env, commentSettings)
@@ -44,12 +44,15 @@ export async function run(): Promise<void> {
     log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
     checkProxyVariables()
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-    const route = await decideRoute(settings, ask, deadline.signal)
+    service = settings.dryRun ? undefined : new JobService(settings)
+    // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
+    const reader = service
+    const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
+    const route = await decideRoute(settings, ask, deadline.signal, readJob)
     cancel.signal.throwIfAborted()
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
     if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.soFar() }
     prepared = made
-    service = settings.dryRun ? undefined : new JobService(settings)
     const replies = ask?.replies
     return sendAndFollow({
       service,

@@ -1,6 +1,8 @@
 // The last stage: how the run ended, said once (the outputs and the log line), then told where people
-// look: the job summary, the reply on the thread, and the note on the pull request the job opened.
+// look: the job summary, the reply on the thread, the note on the pull request the job opened, and
+// the note on the thread that asked (when its request made the job).
 import { leaveAgentNote } from '../report/agent-note.js'
+import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown } from '../report/agent-pull-request-shown.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, type RunOutcome } from '../report/run-ending.js'
@@ -69,6 +71,7 @@ export async function tellEnding({
   }
   await Promise.all([
     ask?.replies.finish(outcome, elapsedMs, pullRequest),
-    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled)
+    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled),
+    leaveThreadNote(outcome, settings, ask?.comment ?? null, cancelled)
   ])
 }
