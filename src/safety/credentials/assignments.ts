@@ -6,6 +6,7 @@
 // enough (rules.ts, NAMED_RULES); otherwise the value must look random (entropy.ts). A little over
 // 300 lines, on purpose: each place a secret can be assigned is one pattern here, read side by side.
 import { isOrdinaryWords, isPlaceholder, isReference, looksSecret } from './entropy.js'
+import { isKeyOfWordsAndDigest, isPublicName } from './public-values.js'
 import { NAMED_RULES, PASSWORD_NAME_WORDS, SECRET_NAME_WORDS, type NamedRule } from './rules.js'
 
 /** A credential found: where it is in the text, and its kind. */
@@ -79,6 +80,8 @@ function classifyName(name: string): NameClass {
   while (end > 0 && (SUFFIXES.has(parts[end]) || /^\d+$/.test(parts[end]))) end--
   const last = parts[end]
   if (last === undefined) return null
+  // `Idempotency-Key`, `nextPageToken`, `cache-key`, `--recv-keys`: a key or token that is public.
+  if (isPublicName(parts, end)) return null
   if (PASSWORD_NAME_WORDS.has(last) || /passw(?:or)?d$|passphrase$/.test(last)) return 'password'
   if (SECRET_NAME_WORDS.has(last)) return 'secret'
   // `apikey`, `accesstoken`, `clientsecret`, `SECRETKEY` written as one word.
@@ -100,6 +103,7 @@ function judge(name: string, value: string): string | null {
   const nameClass = classifyName(name)
   if (!nameClass) return null
   if (!looksSecret(value, nameClass === 'password')) return null
+  if (nameClass === 'secret' && isKeyOfWordsAndDigest(value)) return null
   return nameClass === 'password' ? 'password' : 'secret value'
 }
 

@@ -6,6 +6,7 @@
 import { assignmentHits, type Hit } from './assignments.js'
 import { decodedViews } from './decoded.js'
 import { entropy, isPlaceholder } from './entropy.js'
+import { isDocumentedValue } from './public-values.js'
 import { TOKEN_RULES, type TokenRule } from './rules.js'
 
 export type { Hit } from './assignments.js'
@@ -234,7 +235,9 @@ export function findCredentials(text: string): Hit[] {
 }
 
 function hitsIn(text: string): Hit[] {
-  return [...tokenHits(text), ...assignmentHits(text), ...keyTailHits(text)]
+  const hits = [...tokenHits(text), ...assignmentHits(text), ...keyTailHits(text)]
+  // A vendor's published example (`AKIAIOSFODNN7EXAMPLE`) is not a credential, whichever rule found it.
+  return hits.filter((hit) => hit.end - hit.start > 300 || !isDocumentedValue(text.slice(hit.start, hit.end)))
 }
 
 /**
