@@ -80,24 +80,57 @@ function decodeWith(source: View, escapes: RegExp, decode: (escape: string) => s
   return { text: parts.join(''), origin: origin.subarray(0, length + 1) }
 }
 
-function identity(text: string): View {
-  const origin = new Int32Array(text.length + 1)
-  for (let i = 0; i <= text.length; i++) origin[i] = i
-  return { text, origin }
+// Where an escape may be: the lines holding one are all a view needs to read.
+const ESCAPE_HINT = /\\|%[0-9a-fA-F]{2}/g
+
+/**
+ * The lines of the text that hold an escape (and the line after one ending in a continuation), one
+ * after the other: most lines of code and prose hold none, and need not be read twice.
+ */
+function linesWithEscapes(text: string): View | null {
+  const parts: string[] = []
+  const origins: number[] = []
+  ESCAPE_HINT.lastIndex = 0
+  for (let m = ESCAPE_HINT.exec(text); m; m = ESCAPE_HINT.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index) + 1
+    let end = text.indexOf('\n', m.index)
+    // A line continuation: the next line belongs to this one.
+    while (end >= 0 && (text[end - 1] === '\\' || (text[end - 1] === '\r' && text[end - 2] === '\\'))) {
+      const next = text.indexOf('\n', end + 1)
+      end = next
+    }
+    if (end < 0) end = text.length
+    parts.push(text.slice(start, end))
+    origins.push(start)
+    ESCAPE_HINT.lastIndex = end + 1
+    if (end >= text.length) break
+  }
+  if (parts.length === 0) return null
+  const joined = parts.join('\n')
+  const origin = new Int32Array(joined.length + 1)
+  let at = 0
+  parts.forEach((part, i) => {
+    for (let k = 0; k < part.length; k++) origin[at + k] = origins[i] + k
+    at += part.length
+    // The line's end: its newline in the text (or the text's end).
+    origin[at] = origins[i] + part.length
+    at++
+  })
+  return { text: joined, origin }
 }
 
 /**
- * The text as it reads with its backslash escapes decoded, with its %XX escapes decoded, and with
- * both (a URL-encoded value in a JSON string): only the views that differ from the text. Each is
- * linear in the text.
+ * The lines holding escapes, read with their backslash escapes decoded, with their %XX escapes
+ * decoded, and with both (a URL-encoded value in a JSON string): only the views that differ from the
+ * text. Each is linear in the text.
  */
 export function decodedViews(text: string): View[] {
-  if (!text.includes('\\') && !text.includes('%')) return []
-  const plain = identity(text)
+  const lines = linesWithEscapes(text)
+  if (!lines) return []
   const patch = text.startsWith('@@ ')
-  const unescaped = decodeWith(plain, patch ? BACKSLASH_IN_PATCH : BACKSLASH, unescapeBackslash)
+  const unescaped = decodeWith(lines, patch ? BACKSLASH_IN_PATCH : BACKSLASH, unescapeBackslash)
   const percent = (view: View): View | null =>
     decodeWith(view, PERCENT, (escape) => readable(parseInt(escape.slice(1), 16)))
-  const views = [unescaped, percent(plain), unescaped && percent(unescaped)]
+  const views = [unescaped, percent(lines), unescaped && percent(unescaped)]
   return views.filter((view): view is View => view !== null)
 }
