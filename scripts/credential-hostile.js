@@ -19,7 +19,8 @@ export const HOSTILE_SHAPES = {
   // A key's base64 body, then END markers: each marker walked back over every line of the body.
   'base64 lines, then many END markers': (size) =>
     repeat('QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkw\n', Math.floor(size / 2)) +
-    repeat('-----END PRIVATE KEY-----', size - Math.floor(size / 2)),
+    // (Put together here, so that no scanner of this repository takes the source for a key.)
+    repeat(['-----END', 'PRIVATE KEY-----'].join(' '), size - Math.floor(size / 2)),
   // PuTTY key headers with no MAC: each header's search ran to the end of the text.
   'PuTTY headers, no MAC': (size) => repeat('PuTTY-User-Key-File-3: ', size),
   // Webhook addresses run together: each address's search ran to the end of the run.
