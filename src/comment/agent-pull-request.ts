@@ -10,22 +10,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { asArray, asObject, text } from '../github/json-shape.js'
 import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
+import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { TriggeringComment } from './trigger.js'
-import { FRESH_FLAG } from './trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
-import { readTriggerForNote } from '../inputs/comment-settings.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
-import { isJobId } from '../safety/job-id.js'
+import { isJobId, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
-import { RetryPolicy } from '../net/retry-policy.js'
-
-/** A pull request on the GitHub the workflow runs on. */
-export interface PullRequestRef {
-  owner: string
-  repo: string
-  number: number
-}
 
 /** What a note's signature covers besides the job: where the note is, and for which project. */
 export interface NotePlace {
@@ -39,10 +31,16 @@ export interface NotePlace {
 export type NoteKey = Pick<Settings, 'apiKey'>
 
 // The marker: the job id percent-encoded (so no id can end the HTML comment or hold a blank), then
-// the signature's version and the signature, base64url.
+// the signature's version and the signature, base64url. Its pattern takes any id a job may have: a
+// character takes at most 4 bytes of UTF-8, each written as 3 characters (`%F0`), so 200 of them
+// (safety/job-id.ts) at most 2,400.
 const NOTE_VERSION = 'docs-agent-note-v1'
-const MARKER = /<!-- docs-agent-job: ([^\s<>]{1,1200})(?: v1\.([A-Za-z0-9_-]{1,100}))? -->/g
-const { maxPages, perPage, requestTimeoutMs, totalMs } = RetryPolicy.agentPullRequest
+const MAX_ENCODED_ID = MAX_JOB_ID_LENGTH * 4 * 3
+const MARKER = new RegExp(
+  `<!-- docs-agent-job: ([^\\s<>]{1,${MAX_ENCODED_ID}})(?: v1\\.([A-Za-z0-9_-]{1,100}))? -->`,
+  'g'
+)
+const { maxPages, perPage, requestTimeoutMs, totalMs } = AGENT_PULL_REQUEST_READS
 const LIMITS: ReadLimits = {
   maxRequests: maxPages + 1,
   totalMs,
@@ -140,7 +138,7 @@ export function isSourceOf(sourceRepository: string | null, pr: PullRequestRef, 
  */
 export async function findAgentJob(
   comment: TriggeringComment,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<string> {
@@ -160,7 +158,7 @@ export async function findAgentJob(
           `goes to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
       )
     } else if (notes.length > 0) {
-      const trigger = readTriggerForNote()
+      const trigger = settings.noteTrigger
       log.notice(
         `Pull request #${pr.number} has a note naming a documentation agent job that does not verify for this ` +
           `repository, pull request and project (${settings.projectId}): another project's note, one signed with an ` +
@@ -178,7 +176,7 @@ export async function findAgentJob(
     // and the instruction may have been meant for the job that opened it.
     throw new ActionError(
       `Could not tell whether pull request #${pr.number} is the agent's own: ${failureClause(error, Input.githubToken)}. ` +
-        `Nothing was sent to the service. Ask again, or start a new job there with "${readTriggerForNote()} ${FRESH_FLAG} <instruction>".`
+        `Nothing was sent to the service. Ask again, or start a new job there with "${settings.noteTrigger} ${FRESH_FLAG} <instruction>".`
     )
   } finally {
     await reader.close()

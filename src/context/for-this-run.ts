@@ -3,7 +3,7 @@
 import type { Deadline } from '../runtime/deadline.js'
 import type { Settings } from '../inputs/settings.js'
 import { log } from '../runtime/log.js'
-import { contextBudgetMs } from '../net/retry-policy.js'
+import { READ_LIMITS } from '../github/reader.js'
 import { neutralise } from '../safety/neutralise.js'
 import type { Blanked } from '../safety/credentials.js'
 import { contextRequestFromRunner } from '../github/event.js'
@@ -93,19 +93,21 @@ export async function hunkBlanker(): Promise<{ blank: (hunk: string) => string; 
 export async function blankInstruction(
   instruction: string,
   /** Blanked already, in the review comment's diff hunk (hunkBlanker). */
-  inHunk: Blanked[] = []
+  inHunk: Blanked[] = [],
+  /** A label's request is the thread it was put on (comment/label-request.ts), not a comment. */
+  from: "comment's instruction" | 'labelled thread' = "comment's instruction"
 ): Promise<{ text: string; blanked: Blanked[] }> {
   const { blankCredentialsInText } = await import('../safety/credentials.js')
-  const result = blankCredentialsInText(instruction, "the comment's instruction")
+  const result = blankCredentialsInText(instruction, `the ${from}`)
   const blanked = [...inHunk, ...result.blanked]
-  await logWhatWasKeptBack({ blanked }, "comment's instruction")
+  await logWhatWasKeptBack({ blanked }, from)
   return { text: result.text, blanked }
 }
 
 /** The credentials blanked and the secret files named: how many and where, never a value. */
 export async function logWhatWasKeptBack(
   { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
-  what: 'context' | "comment's instruction" | 'prompt' = 'context'
+  what: 'context' | "comment's instruction" | 'labelled thread' | 'prompt' = 'context'
 ): Promise<void> {
   if (blanked.length > 0) {
     // Loaded already by whoever blanked them (the scan is in the context's chunk).
@@ -115,7 +117,9 @@ export async function logWhatWasKeptBack(
         ? "the repository's history"
         : what === 'prompt'
           ? "the workflow's prompt, its promptFile, or the text it quotes"
-          : 'the comment, or in the lines of the diff it quotes'
+          : what === 'labelled thread'
+            ? 'the title or body of the issue or pull request'
+            : 'the comment, or in the lines of the diff it quotes'
     log.warning(
       `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
         `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`
@@ -129,4 +133,12 @@ export async function logWhatWasKeptBack(
         `by convention, so the context names ${secretFiles.length === 1 ? 'it' : 'them'} without the diff: ${shown}.`
     )
   }
+}
+
+/**
+ * How long the context's reads may take, with `timeLeftMs` left of the step when they start: at most
+ * READ_LIMITS.totalMs, and at most half the time left; the rest is the create's (and the follow's).
+ */
+export function contextBudgetMs(timeLeftMs: number): number {
+  return Math.max(0, Math.min(READ_LIMITS.totalMs, Math.floor(timeLeftMs * 0.5)))
 }

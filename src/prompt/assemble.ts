@@ -1,6 +1,7 @@
 // The prompt the service gets, put together in one place: promptFile's standing instruction and the
 // prompt input (or a comment's instruction), then the change context after a blank line; and what
 // that carries, for the summary and a dry run (what-leaves.ts).
+import type { Route } from '../comment/route.js'
 import type { ChangeContext } from '../context/change-context.js'
 import { gatherRunContext, logWhatWasKeptBack } from '../context/for-this-run.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
@@ -30,10 +31,12 @@ export async function preparePrompt(
   settings: Settings,
   /** A comment's instruction, credentials blanked; null when the run is not comment-triggered. */
   instruction: { text: string; blanked: Blanked[] } | null,
-  toAgentJob: boolean,
+  route: Route,
   deadline: Deadline
 ): Promise<Prepared | { skipped: string }> {
   const { text, blanked } = instruction ?? { text: '', blanked: [] }
+  // A message to a job the comment's place named (not the jobId input) is the instruction alone.
+  const toAgentJob = route.kind === 'message' && route.via !== 'input'
   const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
   const context: ChangeContext | null = prompt ? await gatherRunContext(settings, instruction !== null, deadline) : null
   if (context?.startsNothing) return { skipped: context.notices.join(' ') }

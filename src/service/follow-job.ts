@@ -4,7 +4,8 @@ import { isFinal, type Job } from './job-record.js'
 import type { JobService } from './job-service.js'
 import { ServiceError } from './service-error.js'
 import { pollDelays } from './poll-delays.js'
-import { backoffMs, readBackoff, retryWaitMs, RetryPolicy, type Random } from '../net/retry-policy.js'
+import { backoffMs, retryWaitMs, type Random } from '../net/retry-policy.js'
+import { readBackoff, ServicePolicy } from './service-policy.js'
 
 export interface FollowOptions {
   pollIntervalMs: number
@@ -18,7 +19,7 @@ export interface FollowOptions {
    * prLink) for a while after it took the message, so a final status is only believed once the job
    * has been seen working again (any status that is not final) by a read made after the message's
    * answer: the answer's own status is no sign. If it shows no sign of that within
-   * `windowMs` of the start (see RetryPolicy.followUp), the follow ends with `noSign`.
+   * `windowMs` of the start (see ServicePolicy.followUp), the follow ends with `noSign`.
    */
   awaitWork?: { windowMs: number; onStale?: (job: Job) => void }
   random?: Random
@@ -28,8 +29,12 @@ export type FollowResult =
   | { outcome: 'final'; job: Job }
   /** The deadline came first: the job as last seen (null if never read) and the last problem, if any. */
   | { outcome: 'timeout'; job: Job | null; lastProblem: string | null }
-  /** After a message: the job read final throughout the window (or until the deadline), never working. */
-  | { outcome: 'noSign'; job: Job; waitedMs: number }
+  /**
+   * After a message: the job read final throughout the window (or until the deadline), never working.
+   * `answerStatus`: the status the message's own answer showed, when it showed the job working (the
+   * service said it took the message, though no read after it did).
+   */
+  | { outcome: 'noSign'; job: Job; waitedMs: number; answerStatus?: string }
 
 /**
  * Polls the job until its status is final or the deadline comes (after a follow-up message: until
@@ -44,8 +49,8 @@ export async function followJob(
   options: FollowOptions
 ): Promise<FollowResult> {
   const { deadline, random } = options
-  const { notFoundConfirmations, notAJobLimit } = RetryPolicy.read
-  const { lastReadBeforeDeadlineMs } = RetryPolicy.poll
+  const { notFoundConfirmations, notAJobLimit } = ServicePolicy.read
+  const { lastReadBeforeDeadlineMs } = ServicePolicy.poll
   const schedule = pollDelays(options.pollIntervalMs, random)
   const backoff = readBackoff(options.pollIntervalMs)
   let job = lastSeen
@@ -56,9 +61,14 @@ export async function followJob(
   // while the reads that follow still show the old final status for a while.
   let seenWorking = !awaitWork
   let staleSaid = false
+  // The message's answer, when it showed the job working: not proof of new work (see above), but what
+  // the service said, so an ending without a working read says it rather than "no sign".
+  const answerStatus = awaitWork && lastSeen && !isFinal(lastSeen.status) ? { answerStatus: lastSeen.status } : {}
   /** Ends a follow that never saw the job take the message, when it reads final still. */
   const noSign = (): FollowResult | null =>
-    !seenWorking && job && isFinal(job.status) ? { outcome: 'noSign', job, waitedMs: Date.now() - startedAt } : null
+    !seenWorking && job && isFinal(job.status)
+      ? { outcome: 'noSign', job, waitedMs: Date.now() - startedAt, ...answerStatus }
+      : null
   let lastProblem: string | null = null
   let lastChanceTaken = false
   let failures = 0

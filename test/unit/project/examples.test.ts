@@ -10,7 +10,7 @@ const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf
 
 describe('examples/workflows', () => {
   it('has one workflow for each way people use the action', () => {
-    expect(files.sort()).toEqual(['comment.yml', 'dispatch.yml', 'on-push.yml', 'weekly-audit.yml'])
+    expect(files.sort()).toEqual(['comment.yml', 'dispatch.yml', 'issue-label.yml', 'on-push.yml', 'weekly-audit.yml'])
   })
 
   it.each(files)('%s is linked from the README', (name) => {
@@ -45,6 +45,19 @@ describe('examples/workflows', () => {
     expect(text).not.toContain('github.event.comment.body }}')
     expect(text).not.toMatch(/^\s+prompt:/m)
   })
+
+  it('the label workflow listens to labels on issues and pull requests, picks the label in its if:, and quotes no event text', () => {
+    const text = readFileSync(new URL('issue-label.yml', dir), 'utf8')
+    expect(text).toMatch(
+      /^on:\n {2}issues:\n {4}types: \[labeled, opened\]\n {2}pull_request:\n {4}types: \[labeled\]\n/m
+    )
+    expect(text).toMatch(/permissions:\n {2}contents: read\n {2}issues: write\n {2}pull-requests: write\n/)
+    expect(text).toContain("github.event.label.name == 'docs'")
+    expect(text).toContain("contains(github.event.issue.labels.*.name, 'docs')")
+    expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
+    // The issue reaches the action only through the event payload, never through an expression.
+    expect(text).not.toMatch(/github\.event\.(issue|pull_request)\.(title|body)/)
+  })
 })
 
 describe('run: steps in the README and the examples', () => {
@@ -58,7 +71,7 @@ describe('run: steps in the README and the examples', () => {
   })
 
   it('finds the run: steps it checks', () => {
-    expect(blocks.flatMap(runScripts).length).toBeGreaterThan(0)
+    expect([...blocks, ...workflows].flatMap(runScripts).length).toBeGreaterThan(0)
   })
 })
 

@@ -1,0 +1,55 @@
+// Where the request goes, decided once: a new job, an existing job to follow, or a follow-up message
+// to a job, and how that job was named. The stages after it take this value and never change it.
+import type { Settings } from '../inputs/settings.js'
+import { findThreadJob, type ReadJob } from './thread-job.js'
+import type { TriggeringComment } from './trigger.js'
+
+/**
+ * Where the request goes. A message names its job, and `via` says how the job was named, with what
+ * that source needs (a new source is one more member: its `via` and its data):
+ * - `input`: the jobId input;
+ * - `note`: the action's signed note on the agent's pull request the comment is on (its `trigger` names
+ *   the way to a new job there instead);
+ * - `thread`: the signed note on the issue or pull request whose request (a comment, a label) started
+ *   the job, while the job takes messages and its pull request is open (comment/thread-job.ts).
+ */
+export type Route =
+  | { kind: 'create' }
+  | { kind: 'follow'; jobId: string }
+  | { kind: 'message'; jobId: string; via: 'input' }
+  | { kind: 'message'; jobId: string; via: 'note'; trigger: string }
+  | { kind: 'message'; jobId: string; via: 'thread'; trigger: string }
+
+/** A comment that asked: where it was written, and whether it asked for a new job (`--new`). */
+export interface RouteAsk {
+  comment: TriggeringComment
+  fresh: boolean
+}
+
+/**
+ * Decides where the request goes: the jobId input (a message when there is a prompt, else a follow);
+ * on the agent's own pull request, or on a thread that keeps its job, the job its note names (unless
+ * the comment asked for a new job); otherwise a new job. Reading the note may throw (see
+ * findThreadJob): the run sends nothing then. `readJob` (null in a dry run) tells whether the
+ * thread's job still takes messages.
+ */
+export async function decideRoute(
+  settings: Settings,
+  ask: RouteAsk | null,
+  signal: AbortSignal,
+  readJob: ReadJob | null = null
+): Promise<Route> {
+  if (settings.jobId) {
+    return settings.prompt
+      ? { kind: 'message', jobId: settings.jobId, via: 'input' }
+      : { kind: 'follow', jobId: settings.jobId }
+  }
+  if (!ask || ask.fresh) return { kind: 'create' }
+  const found = await findThreadJob(ask.comment, settings, readJob, signal)
+  return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
+}
+
+/** The job a route names, or '' for a new one. */
+export function routedJobId(route: Route): string {
+  return route.kind === 'create' ? '' : route.jobId
+}
