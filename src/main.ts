@@ -37,7 +37,7 @@ export async function run(): Promise<void> {
     // to say that the workflow's inputs are wrong), so the comment's settings are read first.
     const commentSettings = readCommentSettings()
     const asked = await readCommentAsk(commentSettings, cancel.signal)
-    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.soFar() }
+    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
     settings = readSettings(process.env, commentSettings)
     log.debug(`Settings: ${describeSettings(settings)}`)
@@ -51,7 +51,7 @@ export async function run(): Promise<void> {
     const route = await decideRoute(settings, ask, deadline.signal, readJob)
     cancel.signal.throwIfAborted()
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
-    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.soFar() }
+    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
     prepared = made
     const replies = ask?.replies
     return sendAndFollow({
@@ -72,13 +72,17 @@ export async function run(): Promise<void> {
     outcome = await runToEnding()
   } catch (error) {
     outcome = failedOutcome(error, tracker)
-  } finally {
-    cancel.stop()
   }
   announceOnce(outcome)
   const { writeStarted } = tracker
   const elapsedMs = Date.now() - startedAt
-  await tellEnding({ outcome, ask, settings, prepared, writeStarted, elapsedMs, cancelled: cancel.signal })
+  try {
+    // Told under the same cancel handling as the rest of the run: a signal now must not kill the
+    // step before the summary, the reply and the note are written.
+    await tellEnding({ outcome, ask, settings, prepared, writeStarted, elapsedMs, cancel })
+  } finally {
+    cancel.stop()
+  }
   await (service as JobService | undefined)?.close()
 }
 

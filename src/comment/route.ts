@@ -48,8 +48,3 @@ export async function decideRoute(
   const found = await findThreadJob(ask.comment, settings, readJob, signal)
   return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
 }
-
-/** The job a route names, or '' for a new one. */
-export function routedJobId(route: Route): string {
-  return route.kind === 'create' ? '' : route.jobId
-}

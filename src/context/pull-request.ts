@@ -4,7 +4,7 @@ import type { ChangeFacts } from './facts.js'
 import type { Gathered, Gathering } from './gather-session.js'
 import { asObject, count, login, text } from '../github/json-shape.js'
 import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
-import { plural } from '../runtime/words.js'
+import { plural } from '../runtime/plural.js'
 import { readPullFiles } from './shared-reads.js'
 
 export async function gatherPullRequest(gathering: Gathering): Promise<Gathered> {

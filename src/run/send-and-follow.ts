@@ -50,7 +50,7 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
     tracker.job = job
     tracker.jobId = job.id
     logStatus(job)
-    replies?.progress(tracker.soFar())
+    replies?.progress(tracker.knownJob())
   }
   await sendPrompt(service, stage, onJob)
   cancelled.throwIfAborted()
@@ -84,7 +84,7 @@ async function sendPrompt(
   setJobIdOutput((tracker.jobId = route.jobId))
   if (route.kind === 'message') {
     tracker.followUp = true
-    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks, tracker.newJobWay)
+    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks)
     log.info(`Sent the follow-up message to job ${route.jobId}.`)
     if (job) onJob(job)
   }
@@ -104,7 +104,7 @@ async function followToTheEnd(
   if (tracker.job && isFinal(tracker.job.status) && !followUp) {
     return { ending: 'final', job: tracker.job, jobId, followUp, requirePr: settings.requirePr }
   }
-  if (!settings.wait && route.kind !== 'follow') return { ending: 'created', ...tracker.soFar() }
+  if (!settings.wait && route.kind !== 'follow') return { ending: 'created', ...tracker.knownJob() }
   const windowMs = noSignWindowMs(settings.pollIntervalMs)
   const result = await followJob(service, jobId, tracker.job, {
     pollIntervalMs: settings.pollIntervalMs,
