@@ -2,7 +2,8 @@ import { Input, Output } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 import { pullRequestNumber } from '../service/pull-request-link.js'
 import type { Job } from '../service/job-record.js'
-import type { ServiceFailureKind } from '../service/service-error.js'
+import type { ServiceError, ServiceFailureKind } from '../service/service-error.js'
+import { wordServiceFailure } from './service-failure-words.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
 
 // How a run ended, described once (describeEnding): the step's log, the annotation, the job summary
@@ -57,7 +58,7 @@ export type RunOutcome =
       /** The step's timeout, for the sentence. */
       timeoutMs?: number
       /** Why the last read failed, if it did. */
-      lastProblem?: string | null
+      lastProblem?: ServiceError | null
     })
   | (KnownJob & {
       ending: 'noSign'
@@ -179,7 +180,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
         short: `Timed out: job ${name} was still ${job ? format.status(job.status) : 'running'} when the run's ${Input.timeout} ran out. It ${KEEPS_RUNNING}; the workflow run says how to follow it again.`,
         log:
           `Job ${jobId} did not reach a final status within the timeout of ${formatDuration(outcome.timeoutMs ?? 0)} ` +
-          `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${outcome.lastProblem}` : ''} ` +
+          `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${wordServiceFailure(outcome.lastProblem)}` : ''} ` +
           `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
       }
     case 'noSign':

@@ -7,13 +7,13 @@ import { showDryRun } from '../prompt/what-leaves.js'
 import type { CommentReplies } from '../report/comment-reply.js'
 import { setJobIdOutput } from '../report/outputs.js'
 import { staleLine, type RunOutcome } from '../report/run-ending.js'
+import { wordRetry, wordServiceFailure } from '../report/service-failure-words.js'
 import { statusLogger } from '../report/status-log.js'
 import type { Deadline } from '../runtime/deadline.js'
-import { tryingAgain } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
 import { followJob } from '../service/follow-job.js'
 import { isFinal, type Job } from '../service/job-record.js'
-import type { JobService } from '../service/job-service.js'
+import type { JobService, WriteHooks } from '../service/job-service.js'
 import { noSignWindowMs } from '../service/service-policy.js'
 import type { JobTracker } from './job-tracker.js'
 
@@ -68,8 +68,9 @@ async function sendPrompt(
   { settings, route, prepared, deadline, tracker }: SendAndFollow,
   onJob: (job: Job) => void
 ): Promise<void> {
-  const hooks = {
-    log: log.warning,
+  const hooks: WriteHooks = {
+    onRetry: (failure, waitMs, tries) => log.warning(wordRetry(failure, waitMs, tries)),
+    onTakenUnread: (failure) => log.warning(wordServiceFailure(failure)),
     onSending: (inFlight: boolean) => {
       tracker.writeInFlight = inFlight
       tracker.writeStarted ||= inFlight
@@ -110,7 +111,7 @@ async function followToTheEnd(
     pollIntervalMs: settings.pollIntervalMs,
     deadline,
     onJob,
-    onRetry: (problem, waitMs) => log.info(`${problem} ${tryingAgain(waitMs)}`),
+    onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
     awaitWork: followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
   })
   const known = { jobId, followUp }

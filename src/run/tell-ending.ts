@@ -7,6 +7,7 @@ import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-re
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, wordNewJobWay, type RunOutcome } from '../report/run-ending.js'
+import { wordServiceFailure } from '../report/service-failure-words.js'
 import { writeSummary } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
@@ -28,13 +29,16 @@ export function announceEnding(outcome: RunOutcome): void {
 /** How a run that threw ended: a cancel, or an error whose sentence says what happened and what to do. */
 export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
   if (error instanceof CancelledError) return tracker.cancelledOutcome()
-  logStackForBugReport(error)
-  const failure = error instanceof ServiceError ? error.kind : undefined
   const known = tracker.knownJob()
-  // A refused message: the service's sentence says what happened; how to start a new job instead
+  if (!(error instanceof ServiceError)) {
+    logStackForBugReport(error)
+    return { ending: 'error', ...known, reason: failureMessage(error) }
+  }
+  const failure = error.kind
+  // A refused message: the service's failure says what happened; how to start a new job instead
   // depends on how the run named the job, which the ending knows.
   const newJob = failure === 'refused' && known.followUp ? ` ${wordNewJobWay(known.newJobWay ?? { by: 'input' })}` : ''
-  return { ending: 'error', ...known, reason: `${failureMessage(error)}${newJob}`, failure }
+  return { ending: 'error', ...known, reason: `${wordServiceFailure(error)}${newJob}`, failure }
 }
 
 /** What the ending is told with, however far the run got. */
