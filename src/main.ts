@@ -24,6 +24,11 @@ import { describeEnding, staleLine, type JobSoFar, type RunOutcome } from './rep
 import { statusLogger } from './report/status-log.js'
 import { preparePrompt, type Prepared } from './prompt/assemble.js'
 import { showDryRun } from './prompt/what-leaves.js'
+import { codePullRequestOf, lookUpGroup, type GroupRun } from './comment/group-job.js'
+import { readGroupSettings } from './inputs/group-settings.js'
+import { sendToGroupJob } from './service/group-send.js'
+import { setJobCreatedOutput } from './report/outputs.js'
+import { groupSendLine, recordGroupRun, tellDocsCodeClosed, waitedOutReason } from './report/group-record.js'
 
 // The run, told in the order it happens: the comment that asked (if one did), the inputs, the job
 // on the agent's pull request, the context, what leaves, then the create (or the follow-up message)
@@ -42,6 +47,8 @@ interface JobProgress extends JobSoFar {
   writeInFlight: boolean
   /** A create or a message started to go out: from then on the service may have it. */
   writeStarted: boolean
+  /** What the service took from this run, when it answered that it did. */
+  delivered?: 'create' | 'message'
 }
 
 /** A comment that asked for a job: its instruction (credentials blanked) and the reply on its thread. */
@@ -59,7 +66,7 @@ export async function run(): Promise<void> {
   const progress: JobProgress = { job: null, jobId: '', followUp: false, writeInFlight: false, writeStarted: false }
   const announceOnce = onlyOnce(announce)
   const cancel = watchForCancel(() => announceOnce(cancelledOutcome(progress)), RetryPolicy.cancel.graceMs)
-  const learned: Learned = { ask: null, settings: null, prepared: null }
+  const learned: Learned = { ask: null, settings: null, prepared: null, group: null }
   let outcome: RunOutcome
   try {
     outcome = await askSendAndFollow(learned, progress, cancel.signal, startedAt)
@@ -79,6 +86,8 @@ interface Learned {
   settings: Settings | null
   prepared: Prepared | null
   service?: JobService
+  /** The run's group and its pull request, when it has a group. */
+  group: GroupRun | null
 }
 
 /**
@@ -115,11 +124,24 @@ async function askSendAndFollow(
     // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
     progress.newJobWay = { by: 'comment', trigger: readTriggerForNote() }
   }
-  const prepared = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline)
+  // Runs with a group share the group's pull request, found on GitHub by its label and signed note.
+  const groupSettings = ask || settings.jobId ? null : readGroupSettings()
+  const group = (learned.group = groupSettings ? await lookUpGroup(groupSettings, settings, deadline.signal) : null)
+  cancelled.throwIfAborted()
+  const code = group && codePullRequestOf()
+  if (group && code?.closed) {
+    return {
+      ending: 'skipped',
+      reason: await tellDocsCodeClosed(code, group, settings, deadline.signal),
+      ...soFar(progress)
+    }
+  }
+  const found = group?.lookup.kind === 'found' ? group.lookup.found : null
+  const prepared = await preparePrompt(settings, ask?.instruction ?? null, agentJobId !== '', deadline, found?.mark)
   if ('skipped' in prepared) return { ending: 'skipped', reason: prepared.skipped, ...soFar(progress) }
   learned.prepared = prepared
   const service = (learned.service = settings.dryRun ? undefined : new JobService(settings))
-  return sendAndFollow(service, settings, prepared, deadline, cancelled, progress, startedAt, ask?.replies)
+  return sendAndFollow(service, settings, prepared, deadline, cancelled, progress, startedAt, ask?.replies, group)
 }
 
 /**
@@ -129,7 +151,7 @@ async function askSendAndFollow(
  */
 async function tellHowItEnded(
   outcome: RunOutcome,
-  { ask, settings, prepared }: Learned,
+  { ask, settings, prepared, group }: Learned,
   progress: JobProgress,
   elapsedMs: number,
   cancelled: AbortSignal
@@ -147,9 +169,16 @@ async function tellHowItEnded(
       pullRequest
     })
   }
+  // A job the group's run created makes its pull request the group's, with the mark in the note.
+  const groupNote =
+    group && progress.delivered === 'create' && group.lookup.kind !== 'unreadable'
+      ? { name: group.settings.name, mark: group.mark }
+      : undefined
   await Promise.all([
     ask?.replies.finish(outcome, elapsedMs, pullRequest),
-    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled)
+    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled, process.env, groupNote).then(
+      () => group && settings && recordGroupRun(outcome, group, progress.delivered, settings, cancelled)
+    )
   ])
 }
 
@@ -189,11 +218,15 @@ async function sendAndFollow(
   cancelled: AbortSignal,
   progress: JobProgress,
   startedAt: number,
-  replies: CommentReplies | undefined
+  replies: CommentReplies | undefined,
+  group: GroupRun | null
 ): Promise<RunOutcome> {
+  const groupJobId = group?.lookup.kind === 'found' ? group.lookup.found.jobId : ''
   if (settings.dryRun || !service) {
     showDryRun(prepared.leaving)
-    return { ending: 'dry-run', job: null, jobId: settings.jobId, followUp: !!settings.jobId && !!prepared.prompt }
+    if (group) log.info(groupSendLine(group, true))
+    const jobId = settings.jobId || groupJobId
+    return { ending: 'dry-run', job: null, jobId, followUp: !!jobId && !!prepared.prompt }
   }
   const logStatus = statusLogger(startedAt)
   const onJob = (job: Job): void => {
@@ -202,7 +235,9 @@ async function sendAndFollow(
     logStatus(job)
     replies?.progress(progress)
   }
-  await sendPrompt(service, settings, prepared, deadline, progress, onJob)
+  const sent = await sendPrompt(service, settings, prepared, deadline, progress, onJob, group)
+  if (sent === 'waited-out' && group)
+    return { ending: 'skipped', reason: waitedOutReason(group, settings.timeoutMs), ...soFar(progress) }
   cancelled.throwIfAborted()
   const outcome = await followToTheEnd(service, settings, deadline, progress, onJob)
   cancelled.throwIfAborted()
@@ -219,8 +254,9 @@ async function sendPrompt(
   { prompt, sent }: Prepared,
   deadline: Deadline,
   progress: JobProgress,
-  onJob: (job: Job) => void
-): Promise<void> {
+  onJob: (job: Job) => void,
+  group: GroupRun | null
+): Promise<'sent' | 'waited-out'> {
   const hooks = {
     log: log.warning,
     onSending: (inFlight: boolean) => {
@@ -229,16 +265,47 @@ async function sendPrompt(
     }
   }
   if (settings.jobId) setJobIdOutput((progress.jobId = settings.jobId))
+  if (!settings.jobId && group?.lookup.kind === 'found') {
+    // The group's job gets the prompt once it is not busy; one that takes no message leaves a create.
+    const { jobId } = group.lookup.found
+    const result = await sendToGroupJob(service, jobId, sent, {
+      pollIntervalMs: settings.pollIntervalMs,
+      deadline,
+      hooks,
+      onJob,
+      onRetry: (problem, waitMs) => log.info(`${problem} ${tryingAgain(waitMs)}`),
+      onBusy: () => log.info(groupSendLine(group, false, 'busy'))
+    })
+    if (result.kind === 'waited-out') return 'waited-out'
+    if (result.kind === 'sent') {
+      progress.followUp = true
+      progress.jobId = jobId
+      deliver(progress, 'message')
+      log.info(`Sent the follow-up message to job ${jobId}, group ${group.settings.name}'s.`)
+      if (result.job) onJob(result.job)
+      return 'sent'
+    }
+    log.info(groupSendLine(group, false, result.why))
+  }
   if (!settings.jobId) {
     const job = await service.createJob(sent, deadline, hooks)
+    deliver(progress, 'create')
     log.info(`Created job ${job.id} in project ${settings.projectId}.`)
     onJob(job)
   } else if (prompt) {
     progress.followUp = true
     const job = await service.sendMessage(progress.jobId, sent, deadline, hooks, progress.newJobWay)
+    deliver(progress, 'message')
     log.info(`Sent the follow-up message to job ${progress.jobId}.`)
     if (job) onJob(job)
   }
+  return 'sent'
+}
+
+/** The service took the create or the message: the jobCreated output says which. */
+function deliver(progress: JobProgress, what: 'create' | 'message'): void {
+  progress.delivered = what
+  setJobCreatedOutput(what === 'create')
 }
 
 /**

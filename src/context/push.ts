@@ -50,6 +50,10 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
     if (defaultBranch && defaultBranch !== branch) {
       starts.push({ base: defaultBranch, why: `the new branch's commits that are not on ${codeSpan(defaultBranch)}` })
     }
+  } else if (request.since) {
+    // A group's mark: what its job has not been told of yet, whichever runs failed or were folded.
+    starts.push({ base: request.since, why: "since the last commit the group's docs pull request was told of" })
+    starts.push({ base: before, why: "this push's commits (the group's last commit is no longer in the history)" })
   } else {
     const lastGood = await lastSuccessfulRun(gathering, branch)
     lastRunUnknown = lastGood === undefined

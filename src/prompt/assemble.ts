@@ -31,11 +31,15 @@ export async function preparePrompt(
   /** A comment's instruction, credentials blanked; null when the run is not comment-triggered. */
   instruction: { text: string; blanked: Blanked[] } | null,
   toAgentJob: boolean,
-  deadline: Deadline
+  deadline: Deadline,
+  /** A group's mark: the context tells of the changes since this commit. */
+  since = ''
 ): Promise<Prepared | { skipped: string }> {
   const { text, blanked } = instruction ?? { text: '', blanked: [] }
   const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
-  const context: ChangeContext | null = prompt ? await gatherRunContext(settings, instruction !== null, deadline) : null
+  const context: ChangeContext | null = prompt
+    ? await gatherRunContext(settings, instruction !== null, deadline, process.env, since)
+    : null
   if (context?.startsNothing) return { skipped: context.notices.join(' ') }
   if (!prompt) return { prompt, context: '', sent: '', leaving: null }
   // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and
