@@ -78,7 +78,7 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
       const baseGone = comparison.kind === 'not-found' || comparison.kind === 'unprocessable'
       if (!lastTry && baseGone) {
         gathering.notices.push(
-          `The last successful run's commit ${shortSha(start.base)} is no longer in the branch's history (force-pushed away?): the context covers this push's commits.`
+          `${request.since ? "The group's last commit" : "The last successful run's commit"} ${shortSha(start.base)} is no longer in the branch's history (force-pushed away?): the context covers this push's commits.`
         )
         continue
       }
