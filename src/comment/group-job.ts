@@ -39,7 +39,13 @@ const GROUP_MARKER =
 export const GROUP_LABEL_PREFIX = 'docs-agent:'
 
 const { maxPages, perPage, requestTimeoutMs } = RetryPolicy.agentPullRequest
-const { maxPulls, totalMs } = RetryPolicy.group
+/**
+ * The group's reads: one listing of the open pull requests with the group's label, then the comments
+ * of at most `maxPulls` of them, newest first, each within the agent's pull request's page cap; all of
+ * it within `totalMs`, like the note's reads.
+ */
+export const GROUP_READS = { maxPulls: 3, totalMs: 10_000 } as const
+const { maxPulls, totalMs } = GROUP_READS
 const LIMITS: ReadLimits = {
   maxRequests: 1 + maxPulls * maxPages,
   totalMs,

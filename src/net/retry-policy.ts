@@ -89,14 +89,7 @@ export const RetryPolicy = {
    * request and all of them within their limits. Once the job has completed, the pull request itself is
    * read once for the summary and the reply (github/pull-request-details.ts), within `requestTimeoutMs`.
    */
-  agentPullRequest: { maxPages: 5, perPage: 100, requestTimeoutMs: 5000, totalMs: 8000 },
-  /**
-   * A group's pull request (comment/group-job.ts): one listing of the open pull requests with the
-   * group's label, then the comments of at most `maxPulls` of them, newest first, each within the agent's
-   * pull request's page cap; all of it within `totalMs`. A busy group job is read again every poll
-   * interval until it ends or the step's timeout runs out.
-   */
-  group: { maxPulls: 3, totalMs: 10_000 }
+  agentPullRequest: { maxPages: 5, perPage: 100, requestTimeoutMs: 5000, totalMs: 8000 }
 } as const
 
 /** How long the context's reads may take, with `timeLeftMs` left of the step when they start. */
