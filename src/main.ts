@@ -338,7 +338,13 @@ async function followToTheEnd(
     case 'final':
       return { ending: 'final', job: result.job, ...known, requirePr: settings.requirePr }
     case 'noSign':
-      return { ending: 'noSign', job: result.job, ...known, waitedMs: result.waitedMs }
+      return {
+        ending: 'noSign',
+        job: result.job,
+        ...known,
+        waitedMs: result.waitedMs,
+        answerStatus: result.answerStatus
+      }
     case 'timeout':
       return {
         ending: 'timeout',

@@ -16,7 +16,7 @@ import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { readTriggerForNote } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
-import { isJobId } from '../safety/job-id.js'
+import { isJobId, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import { RetryPolicy } from '../net/retry-policy.js'
 
@@ -39,9 +39,15 @@ export interface NotePlace {
 export type NoteKey = Pick<Settings, 'apiKey'>
 
 // The marker: the job id percent-encoded (so no id can end the HTML comment or hold a blank), then
-// the signature's version and the signature, base64url.
+// the signature's version and the signature, base64url. Its pattern takes any id a job may have: a
+// character takes at most 4 bytes of UTF-8, each written as 3 characters (`%F0`), so 200 of them
+// (safety/job-id.ts) at most 2,400.
 const NOTE_VERSION = 'docs-agent-note-v1'
-const MARKER = /<!-- docs-agent-job: ([^\s<>]{1,1200})(?: v1\.([A-Za-z0-9_-]{1,100}))? -->/g
+const MAX_ENCODED_ID = MAX_JOB_ID_LENGTH * 4 * 3
+const MARKER = new RegExp(
+  `<!-- docs-agent-job: ([^\\s<>]{1,${MAX_ENCODED_ID}})(?: v1\\.([A-Za-z0-9_-]{1,100}))? -->`,
+  'g'
+)
 const { maxPages, perPage, requestTimeoutMs, totalMs } = RetryPolicy.agentPullRequest
 const LIMITS: ReadLimits = {
   maxRequests: maxPages + 1,

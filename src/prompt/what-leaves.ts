@@ -7,6 +7,7 @@ import { describeBlanked, type Blanked } from '../safety/credentials/blanked.js'
 import type { ChangeContext } from '../context/change-context.js'
 import { Output } from '../inputs/action-names.js'
 import { log } from '../runtime/log.js'
+import { plural } from '../runtime/words.js'
 
 export interface WhatLeaves {
   dryRun: boolean
@@ -71,21 +72,76 @@ export function whatLeavesHtml(what: WhatLeaves, escape: (text: string) => strin
         ? `, and the context, ${chars(what.contextChars)} (at most ${what.contextLimit.toLocaleString('en-US')}).`
         : ', and no context.')
   ]
-  if (what.leftOut.length) items.push(`The context left out: ${what.leftOut.join(' ')}`)
+  if (what.leftOut.length) {
+    const said = listWithin(what.leftOut.map(shortened), ' ', (n) => `(${plural(n, 'more sentence')} left out here.)`)
+    items.push(`The context left out: ${said}`)
+  }
   if (what.skippedCommits) {
     items.push(`Commits marked [skip docs] left out: ${what.skippedCommits.toLocaleString('en-US')}.`)
   }
-  if (what.blanked.length) {
-    items.push(`Credentials blanked before sending: ${what.blanked.length}: ${describeBlanked(what.blanked)}.`)
-  }
+  if (what.blanked.length)
+    items.push(`Credentials blanked before sending: ${what.blanked.length}: ${blankedList(what.blanked)}.`)
   if (what.secretFiles.length) {
-    const shown = what.secretFiles.slice(0, 10).join(', ') + (what.secretFiles.length > 10 ? ', …' : '')
+    const shown = listWithin(what.secretFiles.slice(0, 10).map(shortened), ', ', () => '…')
+    const more = what.secretFiles.length > 10 ? ', …' : ''
     items.push(
-      `Files that hold credentials by convention, named without their diff: ${what.secretFiles.length} (${shown}).`
+      `Files that hold credentials by convention, named without their diff: ${what.secretFiles.length} (${shown}${more}).`
     )
   }
   // The exact prompt of a dry run is report/summary.ts's to show, within the summary's size limit.
   return `<p><strong>What left the repository</strong></p><ul>${items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>`
+}
+
+// Each list in the account is cut to fit, with a count of what it left out: GitHub drops a summary
+// over 1 MiB whole, and a list is outside text of any length (~140 kinds of credential, each named
+// in up to 5 places, paths as long as a repository's may be). The texts after it take what is left.
+/** The most characters one list of the account takes, before escaping. */
+const LIST_MAX_CHARS = 8000
+/** The most characters one entry (a place, a path, a sentence) takes: its start and its end are kept. */
+const ENTRY_MAX_CHARS = 200
+
+/** The credentials blanked, by kind, as describeBlanked says them: the kinds that fit, then how many did not. */
+function blankedList(blanked: readonly Blanked[]): string {
+  const byKind = new Map<string, Blanked[]>()
+  for (const { kind, where } of blanked) {
+    const group = byKind.get(kind) ?? []
+    group.push({ kind, where: shortened(where) })
+    byKind.set(kind, group)
+  }
+  const groups = [...byKind.values()]
+  return listWithin(
+    groups.map((group) => describeBlanked(group)),
+    '; ',
+    (n) => {
+      const left = groups.slice(groups.length - n).reduce((sum, group) => sum + group.length, 0)
+      return `and ${plural(n, 'more kind')} of credential left out of this list (${plural(left, 'credential')})`
+    }
+  )
+}
+
+/**
+ * The entries joined, as many from the start as fit in LIST_MAX_CHARS, then `more(count left out)`
+ * when any were.
+ */
+function listWithin(entries: readonly string[], separator: string, more: (leftOut: number) => string): string {
+  const shown: string[] = []
+  let size = 0
+  for (const entry of entries) {
+    const cost = entry.length + (shown.length ? separator.length : 0)
+    if (size + cost > LIST_MAX_CHARS) break
+    shown.push(entry)
+    size += cost
+  }
+  if (shown.length === entries.length) return shown.join(separator)
+  return [...shown, more(entries.length - shown.length)].join(separator)
+}
+
+/** `text`, or its start and its end around an ellipsis, within ENTRY_MAX_CHARS (whole characters). */
+function shortened(text: string): string {
+  const points = [...text]
+  if (points.length <= ENTRY_MAX_CHARS) return text
+  const head = Math.floor(ENTRY_MAX_CHARS / 3)
+  return `${points.slice(0, head).join('')}…${points.slice(points.length - (ENTRY_MAX_CHARS - head - 1)).join('')}`
 }
 
 function chars(n: number): string {

@@ -47,6 +47,11 @@ export type RunOutcome =
       job: Job
       /** How long the job was read after the message. */
       waitedMs: number
+      /**
+       * The status the message's answer showed, when it showed the job working: the service said it
+       * took the message, so the ending says what was seen rather than "no sign".
+       */
+      answerStatus?: string
     })
   | (JobSoFar & {
       ending: 'cancelled'
@@ -140,7 +145,9 @@ export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS)
           `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
       }
     case 'noSign':
-      return noSignEnding(outcome.job, name, outcome.waitedMs, format)
+      return outcome.answerStatus
+        ? unconfirmedEnding(outcome.job, name, outcome.answerStatus, outcome.waitedMs, format)
+        : noSignEnding(outcome.job, name, outcome.waitedMs, format)
     case 'cancelled':
       if (jobId) {
         const unsure =
@@ -227,6 +234,35 @@ function noSignEnding(job: Job, name: string, waitedMs: number, format: ValueFor
       `every read showed it ${shown}, as before the message. The service may be slow to show the new work, or ` +
       `the agent did it between two reads. Look at the job and its pull request before sending the message again; ` +
       `to follow the job, run this action with ${Input.jobId}: ${job.id} and no ${Input.prompt}.`
+  }
+}
+
+/**
+ * After a message whose answer showed the job working, a job that read final on every read after it:
+ * the service said it took the message, so this is not "no sign"; what was seen is said, both ways
+ * it can be read (the work done between two reads, or the earlier record still shown). A warning.
+ */
+function unconfirmedEnding(
+  job: Job,
+  name: string,
+  answerStatus: string,
+  waitedMs: number,
+  format: ValueFormat
+): EndingReport {
+  const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
+  const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
+  return {
+    level: 'warning',
+    icon: '⚠️',
+    short:
+      `The service took the follow-up message to job ${name} (its answer showed it ${format.status(answerStatus)}), ` +
+      `but every read after it showed ${shownThere}, as before.`,
+    log:
+      `The service took the follow-up message to job ${name}: its answer showed the job ${answerStatus}. Every read in ` +
+      `the ${formatDuration(waitedMs)} after it showed it ${shown}, as before the message: the agent may have done ` +
+      `the work between two reads, or the service may still be showing the job's earlier record. Look at the job ` +
+      `and its pull request before sending the message again; to follow the job, run this action with ` +
+      `${Input.jobId}: ${job.id} and no ${Input.prompt}.`
   }
 }
 

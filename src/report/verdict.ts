@@ -60,6 +60,12 @@ export function verdictOf(outcome: RunOutcome): Verdict {
         `To follow it again, ${withJobIdAlone}, or raise ${Input.timeout}.`
       )
     case 'noSign':
+      if (outcome.answerStatus) {
+        return says(
+          `Took the message: ${named} still shows its earlier result`,
+          `Look at the job and its pull request before sending the message again; to follow it, ${withJobIdAlone}.`
+        )
+      }
       return says(
         `No sign of work: ${named} still shows its earlier result`,
         `Look at the job and its pull request before sending the message again; to follow it, ${withJobIdAlone}.`

@@ -28,8 +28,12 @@ export type FollowResult =
   | { outcome: 'final'; job: Job }
   /** The deadline came first: the job as last seen (null if never read) and the last problem, if any. */
   | { outcome: 'timeout'; job: Job | null; lastProblem: string | null }
-  /** After a message: the job read final throughout the window (or until the deadline), never working. */
-  | { outcome: 'noSign'; job: Job; waitedMs: number }
+  /**
+   * After a message: the job read final throughout the window (or until the deadline), never working.
+   * `answerStatus`: the status the message's own answer showed, when it showed the job working (the
+   * service said it took the message, though no read after it did).
+   */
+  | { outcome: 'noSign'; job: Job; waitedMs: number; answerStatus?: string }
 
 /**
  * Polls the job until its status is final or the deadline comes (after a follow-up message: until
@@ -56,9 +60,14 @@ export async function followJob(
   // while the reads that follow still show the old final status for a while.
   let seenWorking = !awaitWork
   let staleSaid = false
+  // The message's answer, when it showed the job working: not proof of new work (see above), but what
+  // the service said, so an ending without a working read says it rather than "no sign".
+  const answerStatus = awaitWork && lastSeen && !isFinal(lastSeen.status) ? { answerStatus: lastSeen.status } : {}
   /** Ends a follow that never saw the job take the message, when it reads final still. */
   const noSign = (): FollowResult | null =>
-    !seenWorking && job && isFinal(job.status) ? { outcome: 'noSign', job, waitedMs: Date.now() - startedAt } : null
+    !seenWorking && job && isFinal(job.status)
+      ? { outcome: 'noSign', job, waitedMs: Date.now() - startedAt, ...answerStatus }
+      : null
   let lastProblem: string | null = null
   let lastChanceTaken = false
   let failures = 0

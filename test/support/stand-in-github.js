@@ -145,6 +145,8 @@ export async function startStandInGitHub(options = {}) {
   const labels = new Map(Object.entries(options.labels ?? {}).map(([n, names]) => [Number(n), [...names]]))
   /** @type {Map<number, PullState>} */
   const pullStates = new Map(Object.entries(options.pullStates ?? {}).map(([n, state]) => [Number(n), state]))
+  // Set by hangFromNow(): GitHub stops answering in the middle of a run.
+  let silent = false
 
   /**
    * @param {RecordedRequest} req
@@ -410,7 +412,7 @@ export async function startStandInGitHub(options = {}) {
         at: Date.now()
       }
       requests.push(req)
-      const answered = options.hang ? 'hang' : url.startsWith(basePath) ? answer(req) : notFound()
+      const answered = options.hang || silent ? 'hang' : url.startsWith(basePath) ? answer(req) : notFound()
       if (answered === 'hang') {
         hanging.push(res)
         return
@@ -470,6 +472,10 @@ export async function startStandInGitHub(options = {}) {
     /** The reads of a thread's comments and of who the token is. */
     get threadReads() {
       return requests.filter(isThreadRead)
+    },
+    /** From now on, never answer any request (until the server closes): GitHub gone silent mid-run. */
+    hangFromNow: () => {
+      silent = true
     },
     close: () =>
       new Promise((resolve) => {
