@@ -18,7 +18,9 @@ const LAYERS = [
   'context',
   'prompt',
   'service',
-  'report'
+  'report',
+  // The stages themselves, each taking what the ones before it returned; main.ts tells them in order.
+  'run'
 ]
 
 /** @type {import('dependency-cruiser').IConfiguration} */

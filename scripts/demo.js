@@ -1,10 +1,24 @@
 // @ts-check
-// `npm run demo`: the bundled action, end to end, against the stand-in service on 127.0.0.1.
+// `npm run demo`: the bundled action, end to end, against the stand-in service on 127.0.0.1 (and a
+// stand-in for GitHub's API): a job created and followed, a follow-up message to it, then what a
+// person looks at, the job summary the first run wrote and the reply a `/docs` comment gets.
 // Needs only the committed dist/ and Node's built-ins: no install step, no network.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runAction } from '../test/support/run-action.js'
 import { startStandInService } from '../test/support/stand-in-service.js'
+import {
+  apiPullRequest,
+  issueCommentEvent,
+  removeEventFiles,
+  runnerEnvironment,
+  startStandInGitHub,
+  workflowDispatchEvent
+} from '../test/support/stand-in-github.js'
 import { bundleFreshness, SOURCE_HASH_FILE } from './source-hash.js'
+import { summaryAsText } from './summary-text.js'
 
 /**
  * The runner's commands as its log shows them: masks and debug lines hidden (debug logging is off),
@@ -39,7 +53,14 @@ const service = await startStandInService({
   messagePlan: { activeMs: 2000, final: 'completed' },
   staleReadsAfterMessage: 1
 })
-console.log(`Stand-in service listening on ${service.url}\n`)
+// GitHub, for the agent's pull requests (the stand-in service opens #1, then #2 for the comment's job)
+// and the comment thread.
+const pulls = Object.fromEntries(
+  [1, 2].map((number) => [number, apiPullRequest({ number, repository: 'example/docs', title: 'Document --dry-run' })])
+)
+const github = await startStandInGitHub({ repository: { pulls } })
+const token = 'ghs_demo_token_0123456789'
+console.log(`Stand-in service listening on ${service.url}, a stand-in for GitHub's API on ${github.apiUrl}\n`)
 console.log("--- the action's log ---")
 
 try {
@@ -47,13 +68,23 @@ try {
     projectId: 'demo-docs',
     apiKey: service.apiKey,
     baseUrl: service.url,
+    githubToken: token,
     pollInterval: '1s',
     timeout: '1m'
   }
-  /** Runs the step once, showing its log as it goes and then its outputs. @param {Record<string, string>} extra */
-  const step = async (extra) => {
+  // On github.com, where the stand-in service's pull requests are: the summary and the reply show
+  // each with its title, read from the stand-in GitHub.
+  const onGitHub = { GITHUB_SERVER_URL: 'https://github.com' }
+  const byHand = runnerEnvironment(github, 'workflow_dispatch', workflowDispatchEvent(), onGitHub)
+  /**
+   * Runs the step once, showing its log as it goes and then its outputs.
+   * @param {Record<string, string>} extra
+   * @param {Record<string, string>} env
+   */
+  const step = async (extra, env = byHand) => {
     const run = await runAction({
       inputs: { ...inputs, ...extra },
+      env,
       onStdout: (chunk) => process.stdout.write(asTheLogShowsIt(chunk))
     })
     process.stderr.write(run.stderr)
@@ -70,10 +101,34 @@ try {
 
   console.log('\n--- what the service received ---')
   for (const r of service.requests) console.log(`${r.method} ${r.path}`)
+
+  // What a person looks at: the first run's job summary, as text here; GitHub renders it on the run's page.
+  console.log("\n--- the first run's job summary (GitHub renders it on the workflow run's page) ---\n")
+  console.log(summaryAsText(create.summary))
+  const folder = join(tmpdir(), 'docs-agent-demo')
+  mkdirSync(folder, { recursive: true })
+  const page = join(folder, 'summary.html')
+  writeFileSync(
+    page,
+    `<!doctype html><meta charset="utf-8"><title>Job summary</title><body style="font-family:sans-serif;max-width:60em">` +
+      `${create.summary}</body>\n`
+  )
+  console.log(`\n(The summary's HTML, to open in a browser: ${page})`)
+
+  // A `/docs` comment on an issue: the run reacts, replies on the thread and edits its reply as it goes.
+  console.log("\n--- a comment run: '/docs explain the retry policy' on issue #12; the action's log ---")
+  const comment = { body: '/docs explain the retry policy', number: 12, title: 'Retries are not documented' }
+  const commented = await step({}, runnerEnvironment(github, 'issue_comment', issueCommentEvent(comment), onGitHub))
+  const reply = github.comments.find((c) => c.issueNumber === 12)
+  console.log('\n--- the reply on the thread, as it ended (Markdown; GitHub renders it) ---\n')
+  console.log(reply?.body ?? '(no reply was posted)')
+
   const done = (/** @type {import('../test/support/run-action.js').ActionRun} */ run) =>
     run.code === 0 && run.outputs.status === 'completed' && run.outputs.prLink
-  const sameJob = followUp.outputs.jobId === create.outputs.jobId && service.created === 1 && service.messages === 1
-  process.exitCode = done(create) && done(followUp) && sameJob ? 0 : 1
+  const sameJob = followUp.outputs.jobId === create.outputs.jobId && service.created === 2 && service.messages === 1
+  process.exitCode = done(create) && done(followUp) && done(commented) && sameJob && reply ? 0 : 1
 } finally {
   await service.close()
+  await github.close()
+  removeEventFiles()
 }

@@ -1,9 +1,13 @@
 // @ts-check
 // `node scripts/stand-in.js`: starts the stand-in service on 127.0.0.1 and leaves it serving in the
 // background, so that later steps of a workflow job (the action itself, `uses: ./`) can talk to it.
-// It writes `url` and `api-key` to $GITHUB_OUTPUT when that is set, prints the URL (never the
-// key), and ends; the server lives on in a detached process of its own, which stops by itself
-// after SERVE_FOR_MS. Node's built-ins only, so the job needs no `npm ci`.
+// It writes `url` and `api-key` to $GITHUB_OUTPUT when that is set, prints the URL (on a runner,
+// never the key), and ends; the server lives on in a detached process of its own, which stops by
+// itself after SERVE_FOR_MS. Node's built-ins only, so the job needs no `npm ci`.
+//
+// On a machine of your own, for a `.env` (see .env.example): it prints the two lines to put there,
+// INPUT_BASEURL=http://127.0.0.1:<port> and INPUT_APIKEY=svc_stand_in_key, the stand-in's fixed key
+// (no secret: it opens nothing but this stand-in). Then `npm run local-action` talks to it.
 import { spawn } from 'node:child_process'
 import { appendFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -53,4 +57,7 @@ async function startInBackground() {
     `Stand-in service listening on ${answer.url} (process ${child.pid}); it stops by itself after ` +
       `${SERVE_FOR_MS / 60_000} minutes, or with: kill ${child.pid}`
   )
+  if (!process.env.GITHUB_ACTIONS) {
+    console.log(`For a .env (npm run local-action):\nINPUT_BASEURL=${answer.url}\nINPUT_APIKEY=${answer.apiKey}`)
+  }
 }

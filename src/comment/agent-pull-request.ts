@@ -10,22 +10,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { asArray, asObject, text } from '../github/json-shape.js'
 import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
+import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { TriggeringComment } from './trigger.js'
-import { FRESH_FLAG } from './trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
-import { readTriggerForNote } from '../inputs/comment-settings.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
 import { isJobId, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
-import { RetryPolicy } from '../net/retry-policy.js'
-
-/** A pull request on the GitHub the workflow runs on. */
-export interface PullRequestRef {
-  owner: string
-  repo: string
-  number: number
-}
 
 /** What a note's signature covers besides the job: where the note is, and for which project. */
 export interface NotePlace {
@@ -48,7 +40,7 @@ const MARKER = new RegExp(
   `<!-- docs-agent-job: ([^\\s<>]{1,${MAX_ENCODED_ID}})(?: v1\\.([A-Za-z0-9_-]{1,100}))? -->`,
   'g'
 )
-const { maxPages, perPage, requestTimeoutMs, totalMs } = RetryPolicy.agentPullRequest
+const { maxPages, perPage, requestTimeoutMs, totalMs } = AGENT_PULL_REQUEST_READS
 const LIMITS: ReadLimits = {
   maxRequests: maxPages + 1,
   totalMs,
@@ -146,7 +138,7 @@ export function isSourceOf(sourceRepository: string | null, pr: PullRequestRef, 
  */
 export async function findAgentJob(
   comment: TriggeringComment,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<string> {
@@ -166,7 +158,7 @@ export async function findAgentJob(
           `goes to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
       )
     } else if (notes.length > 0) {
-      const trigger = readTriggerForNote()
+      const trigger = settings.noteTrigger
       log.notice(
         `Pull request #${pr.number} has a note naming a documentation agent job that does not verify for this ` +
           `repository, pull request and project (${settings.projectId}): another project's note, one signed with an ` +
@@ -184,7 +176,7 @@ export async function findAgentJob(
     // and the instruction may have been meant for the job that opened it.
     throw new ActionError(
       `Could not tell whether pull request #${pr.number} is the agent's own: ${failureClause(error, Input.githubToken)}. ` +
-        `Nothing was sent to the service. Ask again, or start a new job there with "${readTriggerForNote()} ${FRESH_FLAG} <instruction>".`
+        `Nothing was sent to the service. Ask again, or start a new job there with "${settings.noteTrigger} ${FRESH_FLAG} <instruction>".`
     )
   } finally {
     await reader.close()

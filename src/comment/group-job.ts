@@ -19,17 +19,9 @@ import type { GroupSettings } from '../inputs/group-settings.js'
 import { Input } from '../inputs/action-names.js'
 import { failureClause } from '../github/read-failure.js'
 import { log } from '../runtime/log.js'
-import { RetryPolicy } from '../net/retry-policy.js'
+import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
-import {
-  decodeId,
-  encodeId,
-  placeOf,
-  sameText,
-  type NoteKey,
-  type NotePlace,
-  type PullRequestRef
-} from './agent-pull-request.js'
+import { decodeId, encodeId, placeOf, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
 
 const GROUP_VERSION = 'docs-agent-group-v1'
 /** The group marker: group, job id (both percent-encoded), the mark (a commit id, or `-`), the signature. */
@@ -38,7 +30,7 @@ const GROUP_MARKER =
 /** GitHub's longest label is 50 characters; the group input is checked to fit after this. */
 export const GROUP_LABEL_PREFIX = 'docs-agent:'
 
-const { maxPages, perPage, requestTimeoutMs } = RetryPolicy.agentPullRequest
+const { maxPages, perPage, requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 /**
  * The group's reads: one listing of the open pull requests with the group's label, then the comments
  * of at most `maxPulls` of them, newest first, each within the agent's pull request's page cap; all of

@@ -2,7 +2,7 @@
 // The agent needs it to know what "this" means in "/docs explain this"; it is outside text, so it
 // reaches the agent only through the context section's quoting (safety/quote-for-agent.ts).
 import { isSecretFile } from '../safety/secret-files.js'
-import { codeSpan, fenced } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan, fenced } from '../safety/quote-for-agent.js'
 
 /** Where a review comment is, as the event gives it (outside text). */
 export interface DiffLocation {
@@ -55,7 +55,7 @@ export function instructionAt(
       : location.startLine === null
         ? `line ${location.line} of ${version}`
         : `lines ${location.startLine} to ${location.line} of ${version}`
-  const file = location.path ? codeSpan(location.path, 300) : 'a file'
+  const file = location.path ? oneLineCodeSpan(location.path, 300) : 'a file'
   const where = `This was written as a review comment on ${file}, ${lines}`
   if (location.path && isSecretFile(location.path)) {
     return `${instruction}\n\n${where}. The file may hold credentials, so its diff hunk is not sent.`

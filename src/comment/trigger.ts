@@ -1,6 +1,6 @@
 import { COMMENT_EVENTS, isCommentEvent, loadEventPayload } from '../github/event.js'
 import { asObject, text } from '../github/json-shape.js'
-import type { CommentSettings } from '../inputs/comment-settings.js'
+import { FRESH_FLAG, type CommentSettings } from '../inputs/comment-settings.js'
 import { Input } from '../inputs/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
@@ -32,9 +32,6 @@ export interface TriggeringComment {
  */
 export type CommentRequest =
   { start: true; prompt: string; comment: TriggeringComment; fresh: boolean } | { start: false; reason: string }
-
-/** Written right after the trigger (`/docs --new ...`): a new job, even on the agent's own pull request. */
-export const FRESH_FLAG = '--new'
 
 /** The comment settings (trigger, allowedAssociations), and what the runner says of the event. */
 export interface CommentRules extends CommentSettings {

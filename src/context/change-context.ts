@@ -7,7 +7,7 @@ import { GitHubReader, openGitHubReader, READ_LIMITS, UNUSABLE_API_URL, type Rea
 import { Gathering, type ChangeContextRequest, type Gathered } from './gather-session.js'
 import { gatherIssueComment } from './issue-comment.js'
 import { asObject, sha, text } from '../github/json-shape.js'
-import { codeSpan, oneLine } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan, oneLine } from '../safety/quote-for-agent.js'
 import { gatherPullRequest } from './pull-request.js'
 import { gatherPush } from './push.js'
 import { failuresWarning, ReadFailure } from '../github/read-failure.js'
@@ -109,7 +109,7 @@ export async function gatherChangeContext(
 /** The events with nothing to read: where the run is, in one line. */
 function eventLine(request: ChangeContextRequest, repository: string): string {
   const event = /^[a-z_]{1,40}$/.test(request.eventName) ? request.eventName : 'a workflow event'
-  const branch = request.refName ? `, branch ${codeSpan(request.refName)}` : ''
+  const branch = request.refName ? `, branch ${oneLineCodeSpan(request.refName)}` : ''
   const commit = sha(request.sha) ? `, commit ${sha(request.sha)}` : ''
   return `Event: ${event} on ${repository || 'the repository'}${branch}${commit}.`
 }

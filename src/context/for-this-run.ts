@@ -3,7 +3,7 @@
 import type { Deadline } from '../runtime/deadline.js'
 import type { Settings } from '../inputs/settings.js'
 import { log } from '../runtime/log.js'
-import { contextBudgetMs } from '../net/retry-policy.js'
+import { READ_LIMITS } from '../github/reader.js'
 import { neutralise } from '../safety/neutralise.js'
 import type { Blanked } from '../safety/credentials.js'
 import { contextRequestFromRunner } from '../github/event.js'
@@ -132,4 +132,12 @@ export async function logWhatWasKeptBack(
         `by convention, so the context names ${secretFiles.length === 1 ? 'it' : 'them'} without the diff: ${shown}.`
     )
   }
+}
+
+/**
+ * How long the context's reads may take, with `timeLeftMs` left of the step when they start: at most
+ * READ_LIMITS.totalMs, and at most half the time left; the rest is the create's (and the follow's).
+ */
+export function contextBudgetMs(timeLeftMs: number): number {
+  return Math.max(0, Math.min(READ_LIMITS.totalMs, Math.floor(timeLeftMs * 0.5)))
 }

@@ -3,7 +3,7 @@
 import type { ChangeFacts } from './facts.js'
 import type { RunnerEvent } from '../github/event.js'
 import { GitHubReader } from '../github/reader.js'
-import { codeSpan } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { ReadFailure, type Permission } from '../github/read-failure.js'
 
 /** Everything the context is gathered from: the settings given, and the run's event (github/event.ts). */
@@ -101,7 +101,7 @@ export class Gathering {
    * segment keeps the name's letters, so a bare link would let its words stand outside the quoting.
    */
   namedLink(path: string): string {
-    return codeSpan(this.link(path), Number.MAX_SAFE_INTEGER)
+    return oneLineCodeSpan(this.link(path), Number.MAX_SAFE_INTEGER)
   }
 }
 

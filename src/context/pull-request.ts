@@ -3,7 +3,7 @@
 import type { ChangeFacts } from './facts.js'
 import type { Gathered, Gathering } from './gather-session.js'
 import { asObject, count, login, text } from '../github/json-shape.js'
-import { codeSpan, quoted } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
 import { plural } from '../runtime/words.js'
 import { compareLink, compareRange, readPullFiles } from './shared-reads.js'
 import { ReadFailure } from '../github/read-failure.js'
@@ -65,7 +65,7 @@ function branchesLine(pull: Record<string, unknown>): string {
   const headRepository = text(asObject(head.repo).full_name)
   const fork = headRepository && baseRepository && headRepository !== baseRepository
   const headName = fork ? `${headRepository}:${text(head.ref)}` : text(head.ref)
-  return `From ${codeSpan(headName)} into ${codeSpan(text(base.ref))}${fork ? ' (from a fork)' : ''}`
+  return `From ${oneLineCodeSpan(headName)} into ${oneLineCodeSpan(text(base.ref))}${fork ? ' (from a fork)' : ''}`
 }
 
 function state(pull: Record<string, unknown>): string {

@@ -5,7 +5,7 @@ import { plural } from '../runtime/words.js'
 import { FILE_CAP_LINE, linesOf, readPushedCommits, type ChangeFacts, type Comparison } from './facts.js'
 import { shortSha, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, isZeroSha, login, sha, text } from '../github/json-shape.js'
-import { codeSpan } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { ReadFailure } from '../github/read-failure.js'
 import { compareLink, compareRange, mayListMoreFiles } from './shared-reads.js'
 
@@ -28,27 +28,30 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
 
   if (event.deleted === true || (after !== '' && isZeroSha(after))) {
     gathering.notices.push(
-      `The push deleted ${branch ? `branch ${codeSpan(branch)}` : codeSpan(ref)}: there is no change to document, so no job is started.`
+      `The push deleted ${branch ? `branch ${oneLineCodeSpan(branch)}` : oneLineCodeSpan(ref)}: there is no change to document, so no job is started.`
     )
     return { facts: null, startsNothing: true }
   }
   if (!branch || !after) {
     // A tag, or a payload without the ids: what was pushed, in one line.
     const what = ref.startsWith('refs/tags/')
-      ? `tag ${codeSpan(ref.slice('refs/tags/'.length))}`
-      : `ref ${codeSpan(ref)}`
+      ? `tag ${oneLineCodeSpan(ref.slice('refs/tags/'.length))}`
+      : `ref ${oneLineCodeSpan(ref)}`
     const at = after ? ` at commit ${after}` : ''
     return { facts: { summary: [`Event: push of ${what} to ${request.repository}${at}${by}.`] } }
   }
 
-  const headline = `Event: push to branch ${codeSpan(branch)} of ${request.repository}${by}${event.forced === true ? ' (a force-push)' : ''}.`
+  const headline = `Event: push to branch ${oneLineCodeSpan(branch)} of ${request.repository}${by}${event.forced === true ? ' (a force-push)' : ''}.`
   const created = event.created === true || !before || isZeroSha(before)
   const defaultBranch = text(asObject(event.repository).default_branch)
   const starts: RangeStart[] = []
   let lastRunUnknown = false
   if (created) {
     if (defaultBranch && defaultBranch !== branch) {
-      starts.push({ base: defaultBranch, why: `the new branch's commits that are not on ${codeSpan(defaultBranch)}` })
+      starts.push({
+        base: defaultBranch,
+        why: `the new branch's commits that are not on ${oneLineCodeSpan(defaultBranch)}`
+      })
     }
   } else if (request.since) {
     // A group's mark: what its job has not been told of yet, whichever runs failed or were folded.
@@ -184,7 +187,7 @@ function eventFacts(headline: string, payload: unknown, before: string, after: s
 
 /** A commit id as its short form, a branch name as outside text. */
 function refLabel(ref: string): string {
-  return sha(ref) === ref ? shortSha(ref) : codeSpan(ref)
+  return sha(ref) === ref ? shortSha(ref) : oneLineCodeSpan(ref)
 }
 
 function sum(files: Comparison['files'], field: 'additions' | 'deletions'): string {

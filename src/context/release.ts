@@ -2,7 +2,7 @@
 import { FILE_CAP_LINE, type ChangeFacts } from './facts.js'
 import { refSegment, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, text } from '../github/json-shape.js'
-import { codeSpan, quoted } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
 import { actionWords } from './pull-request.js'
 import { plural } from '../runtime/words.js'
 import { ReadFailure } from '../github/read-failure.js'
@@ -17,7 +17,7 @@ export async function gatherRelease(gathering: Gathering): Promise<Gathered> {
   if (!tag) return { facts: null }
   const name = text(release.name).trim()
   const summary = [
-    `Event: release ${name ? `${quoted(name, 150)}, ` : ''}tag ${codeSpan(tag)} (${gathering.namedLink(`releases/tag/${refSegment(tag)}`)})` +
+    `Event: release ${name ? `${quoted(name, 150)}, ` : ''}tag ${oneLineCodeSpan(tag)} (${gathering.namedLink(`releases/tag/${refSegment(tag)}`)})` +
       `${actionWords(event.action)}${release.prerelease === true ? ', a pre-release' : ''}.`
   ]
   const facts: ChangeFacts = { summary, writing: { label: 'The release notes', text: text(release.body) } }
@@ -35,16 +35,16 @@ export async function gatherRelease(gathering: Gathering): Promise<Gathered> {
     gathering,
     previous,
     tag,
-    `the comparison ${codeSpan(previous)}...${codeSpan(tag)}`
+    `the comparison ${oneLineCodeSpan(previous)}...${oneLineCodeSpan(tag)}`
   )
   if (comparison instanceof ReadFailure) {
     gathering.fail(comparison)
-    summary.push(`Range: since the previous release, tag ${codeSpan(previous)} (its changes could not be read).`)
+    summary.push(`Range: since the previous release, tag ${oneLineCodeSpan(previous)} (its changes could not be read).`)
     return { facts, instead }
   }
   const { files, totalCommits } = comparison
   summary.push(
-    `Range: since the previous release, ${codeSpan(previous)}...${codeSpan(tag)}: ${plural(totalCommits, 'commit')}, ${plural(files.length, 'file')} changed.`,
+    `Range: since the previous release, ${oneLineCodeSpan(previous)}...${oneLineCodeSpan(tag)}: ${plural(totalCommits, 'commit')}, ${plural(files.length, 'file')} changed.`,
     `Compare: ${compareLink(gathering, previous, tag)}`
   )
   if (mayListMoreFiles(comparison)) summary.push(FILE_CAP_LINE)

@@ -4,7 +4,7 @@
 import { FILE_CAP_LINE, linesOf, type ChangeFacts, type ChangedFile, type Commit } from './facts.js'
 import { isSecretChange } from '../safety/secret-files.js'
 import { diffWorthShowing, fileKind, mostTellingFirst } from './file-kinds.js'
-import { codeSpan, cleanText, cutShort, fenced, quoted } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan, cleanText, cutShort, fenced, quoted } from '../safety/quote-for-agent.js'
 
 /** `changes`: what changed; `diff`: that and the diff hunks of the changed files. */
 export type ContextDetail = 'changes' | 'diff'
@@ -243,11 +243,12 @@ const SECRET_NOTE = ' (may hold credentials: its diff is never sent)'
 function fileLine(file: ChangedFile, detail: ContextDetail): string {
   // A file renamed from a secret file's name (`.env` to `config/app.ini`) counts as one too.
   const kind = isSecretChange(file) ? 'secret' : fileKind(file.path)
-  const from = file.previousPath ? ` from ${codeSpan(file.previousPath)}` : ''
+  const from = file.previousPath ? ` from ${oneLineCodeSpan(file.previousPath)}` : ''
   const counts =
     file.additions !== undefined && file.deletions !== undefined ? `, +${file.additions} -${file.deletions}` : ''
   // A file that holds credentials by convention (file-kinds.ts): named, its diff never sent, and why.
-  if (kind === 'secret') return `- ${codeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${SECRET_NOTE}`
+  if (kind === 'secret')
+    return `- ${oneLineCodeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${SECRET_NOTE}`
   const note =
     detail !== 'diff'
       ? kind === 'source'
@@ -260,12 +261,12 @@ function fileLine(file: ChangedFile, detail: ContextDetail): string {
             ? ' (test)'
             : ''
           : ' (no diff from GitHub: binary or too large)'
-  return `- ${codeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${note}`
+  return `- ${oneLineCodeSpan(file.path)} ${codeSpanFree(file.status)}${from}${counts}${note}`
 }
 
 /** GitHub's status words are known; anything else is shown as outside text. */
 function codeSpanFree(status: string): string {
-  return /^[a-z]{1,20}$/.test(status) ? status : codeSpan(status, 20)
+  return /^[a-z]{1,20}$/.test(status) ? status : oneLineCodeSpan(status, 20)
 }
 
 function addDiffs(section: Section, listed: ChangedFile[]): void {
@@ -274,7 +275,7 @@ function addDiffs(section: Section, listed: ChangedFile[]): void {
   const left: ChangedFile[] = []
   let headed = false
   for (const file of candidates) {
-    const block = `${headed ? '' : '\nDiffs (most telling first; whole files only):\n'}${codeSpan(file.path)}\n${fenced(file.patch ?? '', 'diff')}`
+    const block = `${headed ? '' : '\nDiffs (most telling first; whole files only):\n'}${oneLineCodeSpan(file.path)}\n${fenced(file.patch ?? '', 'diff')}`
     if (section.add(block, DIFFS_TRAILER_ROOM)) headed = true
     else left.push(file)
   }

@@ -7,15 +7,23 @@ import { openGitHubReader, UNUSABLE_API_URL, type ReadLimits } from './reader.js
 import { asObject, count, text } from './json-shape.js'
 import { failureClause, ReadFailure } from './read-failure.js'
 import { log } from '../runtime/log.js'
-import { RetryPolicy } from '../net/retry-policy.js'
 import { neutralise } from '../safety/neutralise.js'
 
 /** A pull request on the GitHub the workflow runs on. */
-export interface PullRequestAt {
+export interface PullRequestRef {
   owner: string
   repo: string
   number: number
 }
+
+/**
+ * The reads of the agent's own pull request: its comments are read to find the job's note, before a
+ * follow-up and before the note is left (comment/agent-pull-request.ts), at most `maxPages` pages of
+ * `perPage` comments (the note comes early in a pull request's life), each request and all of them
+ * within their limits. Once the job has completed, the pull request itself is read once for the
+ * summary and the reply (below), within `requestTimeoutMs`.
+ */
+export const AGENT_PULL_REQUEST_READS = { maxPages: 5, perPage: 100, requestTimeoutMs: 5000, totalMs: 8000 } as const
 
 /** Where the pull request is in its life: `draft` and `merged` are said before open and closed. */
 export type PullRequestState = 'open' | 'draft' | 'merged' | 'closed'
@@ -37,8 +45,8 @@ const MAX_TITLE = 200
 /** One request, bounded like the other reads of the agent's pull request; a pull request's JSON is a few KB. */
 export const DETAILS_LIMITS: ReadLimits = {
   maxRequests: 1,
-  totalMs: RetryPolicy.agentPullRequest.requestTimeoutMs,
-  requestMs: RetryPolicy.agentPullRequest.requestTimeoutMs,
+  totalMs: AGENT_PULL_REQUEST_READS.requestTimeoutMs,
+  requestMs: AGENT_PULL_REQUEST_READS.requestTimeoutMs,
   maxBodyBytes: 1024 * 1024
 }
 
@@ -77,7 +85,7 @@ export interface ReadOptions {
  * (the run's cancel). Null, with one line saying why, when it cannot: never throws.
  */
 export async function readPullRequestDetails(
-  pr: PullRequestAt,
+  pr: PullRequestRef,
   token: string,
   signal: AbortSignal,
   { tokenInput, env = process.env, limits = DETAILS_LIMITS }: ReadOptions

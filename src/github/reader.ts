@@ -1,14 +1,13 @@
 import { parseBoundedJson, type JsonBounds } from '../safety/bounded-json.js'
 import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
 import { HttpClient, NetworkError } from '../net/http.js'
-import { RetryPolicy } from '../net/retry-policy.js'
 import { ReadFailure, type Permission } from './read-failure.js'
 
 /** How much reading the context may cost the create: it waits for all of it. */
 export interface ReadLimits {
   /** GitHub requests before the create, whatever the event. */
   maxRequests: number
-  /** All of the reading, start to end (cut to the step's share for it, see RetryPolicy.context). */
+  /** All of the reading, start to end (cut to the step's share for it, see contextBudgetMs). */
   totalMs: number
   /** One request, connection to last byte. */
   requestMs: number
@@ -16,10 +15,16 @@ export interface ReadLimits {
   maxBodyBytes: number
 }
 
+/**
+ * The context's reads from GitHub, before the create: a few requests at most (the context is worth a
+ * few, never a crawl of the API), all of them within `totalMs` (and within their share of the time
+ * left: contextBudgetMs), one read within `requestMs` (a stalled API costs one read's time, then the
+ * event is what is told), so that a short timeout or a stalled GitHub API costs the context, never the job.
+ */
 export const READ_LIMITS: ReadLimits = {
-  maxRequests: RetryPolicy.context.maxRequests,
-  totalMs: RetryPolicy.context.maxMs,
-  requestMs: RetryPolicy.context.requestMs,
+  maxRequests: 3,
+  totalMs: 10_000,
+  requestMs: 5_000,
   maxBodyBytes: 16 * 1024 * 1024
 }
 

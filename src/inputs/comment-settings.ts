@@ -15,6 +15,8 @@ export interface CommentSettings {
 
 export const DEFAULT_TRIGGER = '/docs'
 export const DEFAULT_ASSOCIATIONS = 'OWNER,MEMBER,COLLABORATOR'
+/** Written right after the trigger (`/docs --new ...`): a new job, even on the agent's own pull request. */
+export const FRESH_FLAG = '--new'
 // GitHub's author_association values, so that a typo in the input is an error and not a silent lock-out.
 const ASSOCIATIONS = new Set([
   'OWNER',
@@ -42,7 +44,7 @@ export function readCommentSettings(env: NodeJS.ProcessEnv = process.env): Comme
 }
 
 /** The trigger, as the note on the agent's pull request names it in any run: the default when the input is unusable. */
-export function readTriggerForNote(): string {
+export function readNoteTrigger(): string {
   try {
     return readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER)
   } catch {

@@ -2,20 +2,26 @@ import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
 import { isCommentEvent, readEventPayload } from '../github/event.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
-import { readCommentSettings, type CommentSettings } from './comment-settings.js'
+import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
+import { readGroupSettings, type GroupSettings } from './group-settings.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
+import { bareSecondsWarning } from './timing-notes.js'
 import { jobIdProblem, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import { joinPrompts, readPromptFile } from './prompt-file.js'
 import { registerSecret } from '../safety/run-secrets.js'
-import { RetryPolicy } from '../net/retry-policy.js'
 import { hasControlCharacter, neutralise } from '../safety/neutralise.js'
 
-/** Everything a run needs, read and checked before the first request is sent. */
-export interface Settings {
+/**
+ * Everything a run needs, read and checked once, before the first request is sent; nothing changes
+ * it afterwards (where the request goes is decided apart, as a Route: comment/route.ts).
+ */
+export type Settings = Readonly<SettingsFields>
+
+interface SettingsFields {
   /** The documentation project, as the service names it (not yet URL-encoded). */
   projectId: string
   /**
@@ -48,13 +54,18 @@ export interface Settings {
   githubToken: string
   /** Read the inputs and the context, show the prompt, send nothing to the service. */
   dryRun: boolean
+  /** The trigger as the note on the agent's pull request names it, in any run: the default when the input is unusable. */
+  noteTrigger: string
+  /** Runs that share one docs pull request (the group input, and docsRepository); null without one. */
+  group: GroupSettings | null
 }
 
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
 const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+/** The shortest pollInterval accepted: anything shorter is a load on the service, not a poll. */
 const POLL_INTERVAL_BOUNDS = {
-  minMs: RetryPolicy.poll.minIntervalMs,
+  minMs: 1000,
   whyMin: 'polling more often only adds load on the service'
 }
 
@@ -72,10 +83,33 @@ export function maskSecrets(): void {
   }
 }
 
-/** Reads and checks every input; `env` tells whether the run is comment-triggered. */
-export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+/**
+ * Reads and checks every input; `env` tells whether the run is comment-triggered. A comment-triggered
+ * run reads its comment settings first (to answer on its thread even when the rest is wrong) and
+ * hands them in, so that they are read once. A refusal carries the hint about a misspelt input name
+ * (logged as a warning above it) that its sentence does not give already: the summary and the reply
+ * show the refusal alone, and the hint is often its cause.
+ */
+export function readSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  comment: CommentSettings | null = readCommentSettings(env)
+): Settings {
   const misnamed = misnamedInputs(env)
   for (const input of misnamed) log.warning(describeMisnamed(input))
+  try {
+    return readCheckedSettings(env, misnamed, comment)
+  } catch (error) {
+    if (!(error instanceof ActionError)) throw error
+    const hints = misnamed.filter(({ variable }) => !error.message.includes(variable)).map(describeMisnamed)
+    throw hints.length ? new ActionError([error.message, ...hints].join(' ')) : error
+  }
+}
+
+function readCheckedSettings(
+  env: NodeJS.ProcessEnv,
+  misnamed: MisnamedInput[],
+  comment: CommentSettings | null
+): Settings {
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
   // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
@@ -93,7 +127,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const jobId = readJobId(core.getInput(Input.jobId))
   // A job to follow needs no prompt, so its file is not read.
   const prompt = joinPrompts(jobId ? '' : readPromptFile(core.getInput(Input.promptFile)), inlinePrompt)
-  const comment = readCommentSettings(env)
 
   if (!KEY_SHAPE.test(apiKey)) {
     throw new ActionError(
@@ -121,6 +154,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
   const wait = readBoolean(Input.wait, true)
   const timeoutMs = parseDuration(core.getInput(Input.timeout) || '30m', Input.timeout)
+  const bareSeconds = bareSecondsWarning(core.getInput(Input.timeout))
+  if (bareSeconds) log.warning(bareSeconds)
   const pollIntervalMs = parseDuration(
     core.getInput(Input.pollInterval) || '5s',
     Input.pollInterval,
@@ -142,7 +177,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     context: parseContextMode(core.getInput(Input.context)),
     contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
     githubToken: readGithubToken(),
-    dryRun: readBoolean(Input.dryRun, false)
+    dryRun: readBoolean(Input.dryRun, false),
+    noteTrigger: readNoteTrigger(),
+    group: readGroupSettings(env)
   }
 }
 

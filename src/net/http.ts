@@ -2,6 +2,7 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
 import { timeLimit } from '../runtime/deadline.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { USER_AGENT } from '../runtime/version.js'
+import { isUnresolvedHost, unresolvedHostWords } from './host-names.js'
 
 /** Per-request limits, so that a server that never answers cannot hold the step. */
 export interface HttpLimits {
@@ -80,8 +81,6 @@ const CODE_WORDS: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused',
   ECONNRESET: 'the connection was reset',
   EPIPE: 'the connection was closed while sending',
-  ENOTFOUND: 'the host name was not found',
-  EAI_AGAIN: 'the host name could not be looked up',
   ETIMEDOUT: 'the connection timed out',
   EHOSTUNREACH: 'the host is unreachable',
   ENETUNREACH: 'the network is unreachable',
@@ -163,7 +162,8 @@ export class HttpClient {
       if (notSent && isLocalRefusal(error, code)) {
         throw new NetworkError(`it was refused on this runner before it left (${localReason(error)})`, code, true, true)
       }
-      throw new NetworkError(describe(code), code, notSent)
+      const words = isUnresolvedHost(code) ? unresolvedHostWords(code, new URL(url).hostname) : describe(code)
+      throw new NetworkError(words, code, notSent)
     } finally {
       limit.clear()
     }

@@ -3,26 +3,25 @@
 // job), what asked for it, and how to ask for changes. Written when the run has ended, once per job,
 // and only on a pull request in the repository the job's record names as its source.
 import type { TriggeringComment } from '../comment/trigger.js'
-import { FRESH_FLAG } from '../comment/trigger.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import { isSourceOf, marker, notesOn, openReader, placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
 import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
-import { readTriggerForNote } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
-import { RetryPolicy } from '../net/retry-policy.js'
+import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
-import { codeSpan } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 import { groupMarker } from '../comment/group-job.js'
 import { labelGroupPullRequest } from './group-record.js'
 
-const { requestTimeoutMs } = RetryPolicy.agentPullRequest
+const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 
 /**
  * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
@@ -33,7 +32,7 @@ const { requestTimeoutMs } = RetryPolicy.agentPullRequest
  */
 export async function leaveAgentNote(
   outcome: RunOutcome,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'> | null,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   comment: TriggeringComment | null,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env,
@@ -46,7 +45,7 @@ export async function leaveAgentNote(
   const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
   const pr = pullRequestOf(job.prLink, serverUrl)
   if (!pr) return
-  const trigger = readTriggerForNote()
+  const trigger = settings.noteTrigger
   const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
   if (!isSourceOf(job.sourceRepository, pr, serverUrl)) {
     log.notice(
@@ -113,12 +112,12 @@ export function noteBody(
     : 'workflow run'
   const asked = requestedBy(comment, env)
   return blankSecrets(
-    `${signedMarker}\n📝 Documentation agent job ${codeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
+    `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
       `${asked ? ` (${asked})` : ''}.\n\n` +
       `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
       `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.` +
       (group
-        ? `\n\nThis is the docs pull request of group ${codeSpan(group)}: while it is open, later runs with that group ` +
+        ? `\n\nThis is the docs pull request of group ${oneLineCodeSpan(group)}: while it is open, later runs with that group ` +
           `send their changes to the same job.`
         : '')
   )
@@ -141,7 +140,7 @@ function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv):
     const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
     const before = sha(payload.before).slice(0, 7)
     const after = sha(payload.after).slice(0, 7)
-    const branch = env.GITHUB_REF_NAME ? ` to ${codeSpan(env.GITHUB_REF_NAME, 100)}` : ''
+    const branch = env.GITHUB_REF_NAME ? ` to ${oneLineCodeSpan(env.GITHUB_REF_NAME, 100)}` : ''
     return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
   }
   return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''

@@ -11,7 +11,8 @@ import {
   type GroupPullRequest,
   type GroupRun
 } from '../comment/group-job.js'
-import { openReader, placeOf, pullRequestOf, type PullRequestRef } from '../comment/agent-pull-request.js'
+import { openReader, placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
+import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { codePullRequestOf } from '../comment/group-job.js'
 import { formatDuration } from '../runtime/duration.js'
 import { asArray, asObject, count, text } from '../github/json-shape.js'
@@ -19,15 +20,14 @@ import { loadOctokit, type Octokit } from '../github/octokit.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
-import { RetryPolicy } from '../net/retry-policy.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
-import { codeSpan } from '../safety/quote-for-agent.js'
+import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 
-const { requestTimeoutMs, maxPages, perPage } = RetryPolicy.agentPullRequest
+const { requestTimeoutMs, maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
 type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
 
@@ -172,11 +172,11 @@ export function groupStatusMarker(group: string): string {
 export function groupStatusBody(status: GroupStatus): string {
   const docs = status.docs ? `[#${status.docs.number}](${status.docs.url}), open` : 'none open yet'
   const job = status.jobId
-    ? `${codeSpan(neutralise(status.jobId))}, ${status.status ? codeSpan(neutralise(status.status, 40)) : 'status not read'}`
+    ? `${oneLineCodeSpan(status.jobId)}, ${status.status ? oneLineCodeSpan(status.status, 40) : 'status not read'}`
     : 'none yet'
   const covered = status.coveredUpTo ? `the changes up to ${status.coveredUpTo.slice(0, 7)}` : 'no changes yet'
   return blankSecrets(
-    `${groupStatusMarker(status.group)}\n📝 **Docs for this pull request** (group ${codeSpan(status.group)})\n\n` +
+    `${groupStatusMarker(status.group)}\n📝 **Docs for this pull request** (group ${oneLineCodeSpan(status.group)})\n\n` +
       `- Docs pull request: ${docs}\n- Job: ${job}\n- The docs cover ${covered}.` +
       (status.waiting ? "\n- This push's changes go with the group's next run: the job was still busy." : '')
   )

@@ -1,11 +1,14 @@
 import { Input, Output } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
+import { pullRequestNumber } from '../service/pull-request-link.js'
 import type { Job } from '../service/job-record.js'
+import type { ServiceFailureKind } from '../service/service-error.js'
 import { newJobSentence, type NewJobWay } from '../service/write-sentences.js'
 
-// How a run ended, said once: the step's log, the job summary and the reply on a comment thread
-// all take their words from here, so they cannot tell the same ending two ways. (A little over 300
-// lines, on purpose: every ending's words in one file, under one exhaustive switch.)
+// How a run ended, described once (describeEnding): the step's log, the annotation, the job summary
+// and the reply on a comment thread all pick their words from it, so they cannot tell the same
+// ending two ways. Every ending is worded here, under exhaustive switches: the compiler names the
+// one a new ending leaves out.
 
 /**
  * How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a
@@ -65,12 +68,12 @@ export type RunOutcome =
       ending: 'error'
       /** The sentence that says what happened and what to do. */
       reason?: string
-      /** The service created a job, but its answer could not be read, so its id is unknown. */
-      createdUnread?: boolean
-      /** The answer to the create or the message was lost (a 5xx, a reset, the timeout mid-write): a job, or the message, may exist. */
-      writeUncertain?: boolean
-      /** The service refused the create or the message (400, 404); nothing was taken. */
-      refused?: boolean
+      /**
+       * How the service failed, when it did (ServiceFailureKind): `takenUnread`, a job was created but
+       * its id is unknown; `uncertain`, the answer to a write was lost, so a job (or the message) may
+       * exist; `refused`, the service refused the write and took nothing.
+       */
+      failure?: ServiceFailureKind
     })
   | (JobSoFar & { ending: 'dry-run' })
   | (JobSoFar & {
@@ -80,7 +83,7 @@ export type RunOutcome =
     })
 
 /** How the step ends, and the words for each place that tells it. */
-export interface EndingReport {
+interface EndingWords {
   /** `failed` fails the step with `log`; `warning` and `notice` are annotations; `info` a log line. */
   level: 'failed' | 'warning' | 'notice' | 'info'
   /** The sentence for the step's log: what happened and what to do. */
@@ -108,8 +111,29 @@ const AS_IS: ValueFormat = { id: (jobId) => jobId, status: (status) => status, l
 const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
 const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
 
-/** Says how the run ended; `format` shows the service's values for where the words go. */
+/** The summary's heading and next step. */
+interface Verdict {
+  /** The heading: an icon, the verdict, the job. */
+  heading: string
+  /** What to do next, in whole sentences. */
+  next: string
+}
+
+/**
+ * An ending described once, as data: the step's level, the log line, the short sentence and icon (the
+ * summary and the reply), the summary's heading and next step, and whether a job was followed (the
+ * summary then says for how long). Each place that tells the ending picks from it.
+ */
+export type EndingReport = EndingWords & Verdict & { followed: boolean }
+
+/** Describes how the run ended; `format` shows the service's values for where the words go. */
 export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS): EndingReport {
+  const words = wordEnding(outcome, format)
+  return { ...words, ...verdictOf(outcome, words), followed: followedAJob(outcome) }
+}
+
+/** The log line, the short sentence and the level of an ending. */
+function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
   const name = format.id(jobId)
@@ -222,7 +246,7 @@ export function staleLine(job: Job, windowMs: number): string {
 }
 
 /** After a message, a job that read final throughout: a warning, with what it last showed. */
-function noSignEnding(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingReport {
+function noSignEnding(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingWords {
   const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
   const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
   return {
@@ -248,7 +272,7 @@ function unconfirmedEnding(
   answerStatus: string,
   waitedMs: number,
   format: ValueFormat
-): EndingReport {
+): EndingWords {
   const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
   const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
   return {
@@ -272,7 +296,7 @@ function unconfirmedEnding(
  */
 function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: string): string {
   const seeLog = "the workflow run's log says"
-  if (outcome.followUp && !outcome.job && outcome.refused) {
+  if (outcome.followUp && !outcome.job && outcome.failure === 'refused') {
     return (
       `Job ${name} did not take the follow-up message: a job that is archived or failed may take no more, and ` +
       `nothing was sent anywhere else. ${outcome.newJobWay ? `${newJobSentence(outcome.newJobWay)} ` : ''}` +
@@ -280,14 +304,15 @@ function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
     )
   }
   if (outcome.followUp && !outcome.job) {
-    return outcome.writeUncertain
+    return outcome.failure === 'uncertain'
       ? `The service's answer to the follow-up message was lost, so it may or may not have reached job ${name}. ` +
           `Look at the job and its pull request before asking again, or the agent may do the work twice; ${seeLog} more.`
       : `The follow-up message to job ${name} failed; ${seeLog} why.`
   }
   if (outcome.jobId || outcome.job) return `Following job ${name} failed; ${seeLog} why.`
-  if (outcome.createdUnread) return `A job was created, but its id could not be read; ${seeLog} how to find it.`
-  if (outcome.writeUncertain) {
+  if (outcome.failure === 'takenUnread')
+    return `A job was created, but its id could not be read; ${seeLog} how to find it.`
+  if (outcome.failure === 'uncertain') {
     return (
       "The service's answer to the create was lost, so the job may or may not have been created. Check the " +
       `project's jobs before asking again, or a second job may be made; ${seeLog} more.`
@@ -297,7 +322,7 @@ function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
 }
 
 /** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
-function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boolean, format: ValueFormat): EndingReport {
+function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boolean, format: ValueFormat): EndingWords {
   if (job.status === 'failed') {
     return {
       level: 'failed',
@@ -356,4 +381,101 @@ function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boole
         `no files, or the project pushes straight to its deploy branch instead of opening pull requests.`
       : `Job ${name} completed without opening a pull request: ${NO_CHANGES}.`
   }
+}
+
+/**
+ * The verdict a person reads first, at the top of the job summary: what happened (completed, failed,
+ * timed out, cancelled, or that nothing was created), the job when there is one, and the next step.
+ * The job id is the service's text, checked to hold no control character (safety/job-id.ts); the
+ * summary escapes the heading as HTML, so no Markdown in an id is live.
+ */
+function verdictOf(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'icon' | 'level'>): Verdict {
+  const { job } = outcome
+  const jobId = outcome.jobId || job?.id || ''
+  const named = `job ${jobId}`
+  const withJobIdAlone = `run this action with ${Input.jobId}: ${jobId} and no ${Input.prompt}`
+  const dashboard = `Look at ${named} in the project's dashboard`
+  // A completed job fails the step under requirePr: the heading's mark says the step's verdict, not the job's.
+  const mark = outcome.ending === 'final' && level === 'failed' ? '❌' : icon
+  const says = (verdict: string, next: string): Verdict => ({ heading: `${mark} ${verdict}`.trim(), next })
+  switch (outcome.ending) {
+    case 'final': {
+      const status = job?.status ?? ''
+      if (status === 'failed') {
+        return says(`Failed: ${named}`, `${dashboard}, then run again, perhaps with a clearer prompt.`)
+      }
+      if (status === 'archived') return says(`Archived: ${named}`, `${dashboard}: it may not have finished its work.`)
+      if (job?.prLink) {
+        const number = pullRequestNumber(job.prLink)
+        const did = outcome.followUp ? 'took the follow-up message' : `opened pull request #${number}`
+        return says(`Completed: ${named} ${did}`, `Review the pull request: ${job.prLink}`)
+      }
+      const failed = level === 'failed' ? `Failed (${Input.requirePr} is true): ` : 'Completed: '
+      if (job?.refusedPrLink !== undefined) {
+        return says(
+          `${failed}${named} gave a link that is not a pull request`,
+          `${dashboard} for its pull request; the link it gave is not passed on.`
+        )
+      }
+      return says(
+        `${failed}${named} opened no pull request`,
+        `Nothing to review: the agent changed no files, or the project pushes straight to its deploy branch. ` +
+          `${dashboard} if you expected changes.`
+      )
+    }
+    case 'created':
+      return outcome.followUp
+        ? says(`Sent: the follow-up message to ${named}, not followed`, `To follow it, ${withJobIdAlone}.`)
+        : says(`Created: ${named}, not followed`, `To follow it, ${withJobIdAlone}.`)
+    case 'timeout':
+      return says(
+        `Timed out: ${named} is still running`,
+        `To follow it again, ${withJobIdAlone}, or raise ${Input.timeout}.`
+      )
+    case 'noSign':
+      if (outcome.answerStatus) {
+        return says(
+          `Took the message: ${named} still shows its earlier result`,
+          `Look at the job and its pull request before sending the message again; to follow it, ${withJobIdAlone}.`
+        )
+      }
+      return says(
+        `No sign of work: ${named} still shows its earlier result`,
+        `Look at the job and its pull request before sending the message again; to follow it, ${withJobIdAlone}.`
+      )
+    case 'cancelled':
+      if (jobId) {
+        return says(`Cancelled: ${named} is still running`, `To follow it again, ${withJobIdAlone}.`)
+      }
+      return outcome.writeInFlight
+        ? says(
+            'Cancelled: a job may have been created',
+            "The create was on its way when the run was cancelled: check the project's jobs before running again."
+          )
+        : says('Cancelled: nothing was created', 'Run the workflow again when you want the job.')
+    case 'error': {
+      const reason = outcome.reason ?? "The workflow run's log says why."
+      if (jobId && outcome.followUp && !job) {
+        return says(`Failed: the follow-up message to ${named}`, reason)
+      }
+      if (jobId) return says(`Failed: following ${named}`, reason)
+      if (outcome.failure === 'takenUnread') return says('Failed: a job was created, but its id is unknown', reason)
+      if (outcome.failure === 'uncertain') return says('Failed: a job may have been created', reason)
+      return says('Failed: nothing was created', reason)
+    }
+    case 'dry-run':
+      if (outcome.followUp)
+        return says(`Dry run: nothing was sent to ${named}`, `Set ${Input.dryRun} to false to send it.`)
+      return jobId
+        ? says(`Dry run: ${named} was not read`, `Set ${Input.dryRun} to false to follow it.`)
+        : says('Dry run: nothing was sent', `Set ${Input.dryRun} to false to create the job.`)
+    case 'skipped':
+      return says('No job was started', outcome.reason ?? '')
+  }
+}
+
+/** Whether the run followed a job (read it until it ended, or until the run ended): the summary then says for how long. */
+function followedAJob(outcome: RunOutcome): boolean {
+  if (!(outcome.jobId || outcome.job)) return false
+  return !['created', 'dry-run', 'skipped'].includes(outcome.ending)
 }

@@ -3,7 +3,6 @@ import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { pullRequestNumber } from '../service/pull-request-link.js'
-import { followedAJob, verdictOf } from './verdict.js'
 import { describeEnding, type RunOutcome } from './run-ending.js'
 import { byteSize, escapeHtml, oneLineHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
 import { safeLogLines } from '../safety/neutralise.js'
@@ -43,7 +42,7 @@ export async function writeSummary({
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
   const dryRun = outcome.ending === 'dry-run'
-  const verdict = verdictOf(outcome)
+  const verdict = describeEnding(outcome)
   const source = job?.sourceRepository ? `${job.sourceRepository}${job.sourceRef ? ` @ ${job.sourceRef}` : ''}` : ''
   const rows: [string, string][] = [
     ['Job', escapeHtml(jobId || (dryRun ? 'none: nothing was sent' : 'none: no job was created'))],
@@ -53,15 +52,15 @@ export async function writeSummary({
       : []),
     ...row('Model', job?.model ?? ''),
     ...row('Source', source),
-    ...(followedAJob(outcome) ? [['Followed for', formatDuration(elapsedMs)] as [string, string]] : [])
+    ...(verdict.followed ? [['Followed for', formatDuration(elapsedMs)] as [string, string]] : [])
   ]
-  const { short } = describeEnding(outcome)
+  const { short } = verdict
   // A failure's reason is the sentence that says what happened and what to do: it stands in for the
   // short sentence, which points to the log, but where a write's answer was lost the short sentence's
   // warning (a job, or the message, may exist) comes first.
   const said =
     outcome.ending === 'error' && outcome.reason
-      ? `${outcome.writeUncertain || outcome.createdUnread || outcome.followUp ? `<p>${escapeHtml(short)}</p>` : ''}` +
+      ? `${outcome.failure === 'uncertain' || outcome.failure === 'takenUnread' || outcome.followUp ? `<p>${escapeHtml(short)}</p>` : ''}` +
         `<p>${escapeHtml(outcome.reason)}</p>`
       : `<p>${escapeHtml(short)}</p><p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>`
   const summary = core.summary

@@ -1,5 +1,12 @@
 import { CancelledError } from './errors.js'
 
+/**
+ * A cancel: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. From the
+ * first signal the run has this long to say what it knows; a create in flight is let finish
+ * meanwhile, so that its answer still names the job. Later signals do not cut it short.
+ */
+export const CANCEL_GRACE_MS = 7000
+
 export interface CancelWatch {
   /** Aborts with a CancelledError when the runner cancels the run. */
   signal: AbortSignal
@@ -8,7 +15,7 @@ export interface CancelWatch {
 
 /**
  * Turns the runner's SIGINT (then SIGTERM) into an abort. The first signal starts a grace of
- * `graceMs` (RetryPolicy.cancel.graceMs) for the run to say what it knows (the job id, how to follow it again), and to let a
+ * `graceMs` (CANCEL_GRACE_MS) for the run to say what it knows (the job id, how to follow it again), and to let a
  * create in flight be answered; if the run has not finished by then, `onForcedExit` says it and
  * the process exits. Later signals do not cut the grace short: the runner sends SIGTERM a few
  * seconds after SIGINT, and a create answered in between must still name its job.

@@ -20,8 +20,9 @@ export function parseDuration(text: string, inputName: string, bounds: DurationB
   const match = DURATION.exec(text.trim())
   const exact = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : NaN
   if (!Number.isFinite(exact) || exact <= 0) {
+    const meant = nearMissDuration(text)
     throw new ActionError(
-      `Input ${inputName} is '${text}', which is not a duration. ` +
+      `Input ${inputName} is '${text}', which is not a duration. ${meant ? `Did you mean ${meant}? ` : ''}` +
         `Use a positive number with ms, s, m or h (500ms, 90s, 15m, 1h), or a bare number of seconds.`
     )
   }
@@ -42,6 +43,42 @@ export function parseDuration(text: string, inputName: string, bounds: DurationB
     )
   }
   return ms
+}
+
+// The words people write for a unit ("30 minutes", "2hrs", "90 sec"), each to the unit the action reads.
+const UNIT_WORDS: [RegExp, string][] = [
+  [/^(ms|msecs?|millis|milliseconds?)$/, 'ms'],
+  [/^(s|secs?|seconds?)$/, 's'],
+  [/^(m|mins?|minutes?)$/, 'm'],
+  [/^(h|hrs?|hours?)$/, 'h']
+]
+
+/**
+ * The duration a text that is not one most likely means, written as the action reads it: `30 minutes`
+ * and `30M` are `30m`, `1h30m` is `90m`; null when it is not close to one. Told in the error, so the
+ * fix is in the same sentence as the refusal (the log's, the summary's and the reply's).
+ */
+export function nearMissDuration(text: string): string | null {
+  const parts = [
+    ...text
+      .trim()
+      .toLowerCase()
+      .matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)
+  ]
+  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text.trim().toLowerCase()) return null
+  let ms = 0
+  const units: string[] = []
+  for (const [, amount, word] of parts) {
+    const unit = UNIT_WORDS.find(([pattern]) => pattern.test(word))?.[1]
+    if (!unit) return null
+    units.push(unit)
+    ms += Number(amount) * UNIT_MS[unit]
+  }
+  if (!(ms > 0)) return null
+  // One part keeps its unit; several are said in the largest unit that holds their sum whole.
+  if (parts.length === 1) return `${parts[0][1]}${units[0]}`
+  const unit = ['h', 'm', 's'].find((u) => ms % UNIT_MS[u] === 0) ?? 'ms'
+  return `${Math.round(ms / UNIT_MS[unit])}${unit}`
 }
 
 /** `1h 2m`, `3m 5s`, `4.2s`, `350ms`: short enough for a log line or a summary cell. */

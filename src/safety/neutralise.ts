@@ -52,7 +52,7 @@ export function safeLogLines(text: string): string {
  * HTML), where a backslash would not stop a mention. The fence is longer than any run of backticks
  * in the text, so none can close it early. Give it neutralised text: a code span is one line.
  */
-export function markdownCodeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length))
   const fence = '`'.repeat(longestRun + 1)
   // A space on each side keeps a backtick at either end from joining the fence; Markdown takes one off.

@@ -1,4 +1,4 @@
-import { markdownCodeSpan } from './neutralise.js'
+import { codeSpan } from './neutralise.js'
 
 // Everything written by people outside the workflow (titles, bodies, commit messages, author names,
 // paths, branch and tag names, diffs) reaches the agent as data. These helpers are the only way such
@@ -33,9 +33,9 @@ export function quoted(text: string, max: number): string {
   return JSON.stringify(oneLine(text, max))
 }
 
-/** One line as a Markdown code span whose backtick run is longer than any inside it. */
-export function codeSpan(text: string, max = 200): string {
-  return markdownCodeSpan(oneLine(text, max))
+/** Outside text as one line (cleaned, cut at `max`) in a Markdown code span (see codeSpan). */
+export function oneLineCodeSpan(text: string, max = 200): string {
+  return codeSpan(oneLine(text, max))
 }
 
 /**

@@ -4,7 +4,8 @@ import { isFinal, type Job } from './job-record.js'
 import type { JobService } from './job-service.js'
 import { ServiceError } from './service-error.js'
 import { pollDelays } from './poll-delays.js'
-import { backoffMs, readBackoff, retryWaitMs, RetryPolicy, type Random } from '../net/retry-policy.js'
+import { backoffMs, retryWaitMs, type Random } from '../net/retry-policy.js'
+import { readBackoff, ServicePolicy } from './service-policy.js'
 
 export interface FollowOptions {
   pollIntervalMs: number
@@ -18,7 +19,7 @@ export interface FollowOptions {
    * prLink) for a while after it took the message, so a final status is only believed once the job
    * has been seen working again (any status that is not final) by a read made after the message's
    * answer: the answer's own status is no sign. If it shows no sign of that within
-   * `windowMs` of the start (see RetryPolicy.followUp), the follow ends with `noSign`.
+   * `windowMs` of the start (see ServicePolicy.followUp), the follow ends with `noSign`.
    */
   awaitWork?: { windowMs: number; onStale?: (job: Job) => void }
   random?: Random
@@ -48,8 +49,8 @@ export async function followJob(
   options: FollowOptions
 ): Promise<FollowResult> {
   const { deadline, random } = options
-  const { notFoundConfirmations, notAJobLimit } = RetryPolicy.read
-  const { lastReadBeforeDeadlineMs } = RetryPolicy.poll
+  const { notFoundConfirmations, notAJobLimit } = ServicePolicy.read
+  const { lastReadBeforeDeadlineMs } = ServicePolicy.poll
   const schedule = pollDelays(options.pollIntervalMs, random)
   const backoff = readBackoff(options.pollIntervalMs)
   let job = lastSeen

@@ -14,7 +14,9 @@ import {
   type RequestProgress
 } from '../net/http.js'
 import { tryingAgain } from '../runtime/duration.js'
-import { backoffMs, retryAfterMs, RetryPolicy } from '../net/retry-policy.js'
+import { backoffMs, retryAfterMs } from '../net/retry-policy.js'
+import { ServicePolicy } from './service-policy.js'
+import { isUnresolvedHost } from '../net/host-names.js'
 import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
 import { ServiceError } from './service-error.js'
@@ -52,11 +54,11 @@ export interface ServiceOptions {
   projectId: string
   apiKey: string
   limits?: HttpLimits
-  /** The writes' retry policy; RetryPolicy.create unless a test needs shorter waits. */
+  /** The writes' retry policy; ServicePolicy.create unless a test needs shorter waits. */
   createRetry?: CreateRetry
 }
 
-type CreateRetry = { readonly [K in keyof typeof RetryPolicy.create]: number }
+type CreateRetry = { readonly [K in keyof typeof ServicePolicy.create]: number }
 
 /** The job service's HTTP interface: the one place that knows its paths, headers and status codes. */
 export class JobService {
@@ -64,6 +66,11 @@ export class JobService {
   private readonly jobsUrl: string
 
   private readonly limits: HttpLimits
+  /**
+   * Whether the service has answered once in this run: until it has, a host name that does not
+   * resolve is a wrong (or placeholder) address and is said once; after, it is a passing fault.
+   */
+  private answered = false
 
   constructor(private readonly options: ServiceOptions) {
     this.limits = options.limits ?? DEFAULT_LIMITS
@@ -114,7 +121,7 @@ export class JobService {
    * it is answered.
    */
   private async write(write: Write, prompt: string, deadline: Deadline, hooks: WriteHooks): Promise<Job> {
-    const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? RetryPolicy.create
+    const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? ServicePolicy.create
     for (let attempt = 1; ; attempt++) {
       this.mayStartWrite(deadline, write.says)
       let failure: unknown
@@ -153,11 +160,18 @@ export class JobService {
     let response: HttpResponse
     try {
       response = await this.http.send('GET', url, { headers: this.authHeaders(), signal })
+      this.answered = true
     } catch (error) {
       if (error instanceof NetworkError && error.refusedLocally) {
         throw new ServiceError(
           `The read of job ${jobId} was not sent: ${error.message}. Check the inputs it is made of ` +
             `(apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); reading again would fail the same way.`,
+          'fatal'
+        )
+      }
+      if (error instanceof NetworkError && this.neverResolved(error)) {
+        throw new ServiceError(
+          `Could not read job ${jobId} at ${this.options.baseUrl}: ${error.message}. Check baseUrl.`,
           'fatal'
         )
       }
@@ -192,7 +206,7 @@ export class JobService {
         'notFound'
       )
     }
-    if (RetryPolicy.read.retryableStatuses.has(status)) {
+    if (ServicePolicy.read.retryableStatuses.has(status)) {
       throw new ServiceError(
         `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response)}).`,
         'transient',
@@ -229,6 +243,7 @@ export class JobService {
         signal: AbortSignal.any([deadline.timeUp, notWritten.signal]),
         progress
       })
+      this.answered = true
     } catch (error) {
       throw this.writeFailure(error, progress, says)
     } finally {
@@ -273,6 +288,8 @@ export class JobService {
     }
     if (!(error instanceof NetworkError)) return error
     if (error.refusedLocally) return new ServiceError(says.refusedOnTheRunner(error.message), 'fatal')
+    // Surely not sent, and asking again would only say the same: the address is wrong.
+    if (this.neverResolved(error)) return new ServiceError(says.unreachable(error.message), 'fatal')
     if (error.notSent) return new ServiceError(says.unreachable(error.message), 'notTaken')
     return new ServiceError(says.noAnswer(error.message), 'uncertain')
   }
@@ -299,6 +316,11 @@ export class JobService {
       )
     }
     return `The service answered HTTP ${status} (${excerpt(response)}). Check baseUrl and projectId.`
+  }
+
+  /** A host name that has not resolved once in this run: no try will do better. */
+  private neverResolved(error: NetworkError): boolean {
+    return !this.answered && isUnresolvedHost(error.code)
   }
 
   private authHeaders(): Record<string, string> {

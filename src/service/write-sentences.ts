@@ -2,7 +2,7 @@
 // and what to do. A line from a user's log is found here by searching for its words. The two writes
 // fail the same ways, and JobService.write decides which; each kind of failure has one sentence per
 // write, side by side.
-import { FRESH_FLAG } from '../comment/trigger.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 
 /** The sentences of one write, by failure. */
 export interface WriteSentences {

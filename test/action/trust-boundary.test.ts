@@ -130,7 +130,7 @@ describe.concurrent('item 1: a cancel while the create is still connecting', () 
   })
 
   it('still connecting when the grace ends: says no job was created, not "may or may not"', async (test) => {
-    // The grace is about 7s (RetryPolicy.cancel); the tunnel would open after it.
+    // The grace is about 7s (CANCEL_GRACE_MS in src/runtime/cancel.ts); the tunnel would open after it.
     await cancelWhileConnecting(test, 9000)
   })
 })

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChangeFacts, ChangedFile } from '../../../src/context/facts.js'
 import { fileKind, mostTellingFirst } from '../../../src/context/file-kinds.js'
-import { codeSpan, fenced, quoted } from '../../../src/safety/quote-for-agent.js'
+import { oneLineCodeSpan, fenced, quoted } from '../../../src/safety/quote-for-agent.js'
 import { renderSection as render, SECTION_INTRO } from '../../../src/context/render.js'
 
 function file(path: string, lines = 10, patch = `@@ -1 +1 @@\n-a\n+b`): ChangedFile {
@@ -143,8 +143,8 @@ describe('outside text', () => {
   })
 
   it('in a code span cannot close it', () => {
-    expect(codeSpan('a`b')).toBe('``a`b``')
-    expect(codeSpan('`edge`')).toBe('`` `edge` ``')
+    expect(oneLineCodeSpan('a`b')).toBe('``a`b``')
+    expect(oneLineCodeSpan('`edge`')).toBe('`` `edge` ``')
   })
 
   it('in a fence cannot close it', () => {

@@ -6,12 +6,12 @@ import {
   changeLine,
   pullRequestDetails,
   readPullRequestDetails,
-  type PullRequestAt
+  type PullRequestRef
 } from '../../../src/github/pull-request-details.js'
 import { apiPullRequest, startStandInGitHub, type StandInGitHub } from '../../support/stand-in-github.js'
 
 const TOKEN = 'ghs_pull_request_details_token_0123456789'
-const PR: PullRequestAt = { owner: 'octo-org', repo: 'docs-site', number: 7 }
+const PR: PullRequestRef = { owner: 'octo-org', repo: 'docs-site', number: 7 }
 
 let github: StandInGitHub | undefined
 let written: string[]

@@ -33,7 +33,9 @@ describe('readSettings', () => {
       context: 'changes',
       contextLimit: 20_000,
       githubToken: '',
-      dryRun: false
+      dryRun: false,
+      noteTrigger: '/docs',
+      group: null
     })
   })
 

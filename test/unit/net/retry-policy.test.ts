@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { sleep, startDeadline } from '../../../src/runtime/deadline.js'
 import { DeadlineError } from '../../../src/runtime/errors.js'
-import { backoffMs, contextBudgetMs, readBackoff, retryAfterMs } from '../../../src/net/retry-policy.js'
+import { backoffMs, retryAfterMs } from '../../../src/net/retry-policy.js'
+import { contextBudgetMs } from '../../../src/context/for-this-run.js'
+import { readBackoff } from '../../../src/service/service-policy.js'
 
 describe('backoffMs', () => {
   it('doubles from the base, within the upper half of each step', () => {

@@ -75,7 +75,7 @@ describe('run: steps in the README and the examples', () => {
   })
 
   it('finds the run: steps it checks', () => {
-    expect(blocks.flatMap(runScripts).length).toBeGreaterThan(0)
+    expect([...blocks, ...workflows].flatMap(runScripts).length).toBeGreaterThan(0)
   })
 })
 

@@ -153,8 +153,26 @@ describe('README.md', () => {
     }
   )
 
-  it('has YAML blocks with run: scripts for the checks above to read', () => {
-    expect(yamlBlocks(readme).flatMap(runScripts).length).toBeGreaterThan(0)
+  it('has YAML blocks, or example workflows, with run: scripts for the checks here to read', () => {
+    const texts = [...yamlBlocks(readme), ...examples.map(({ text }) => text)]
+    expect(texts.flatMap(runScripts).length).toBeGreaterThan(0)
+  })
+
+  it('starts before the workflow: what the service needs, and what to put on the uses: line', () => {
+    const before = readme.slice(readme.indexOf('\n## Before you start\n'), readme.indexOf('\n## Quick start\n'))
+    for (const needed of ['**project**', 'pull requests on your docs repository', '**admin key**', 'admin keys only'])
+      expect(before).toContain(needed)
+    expect(readme.indexOf('\n## Before you start\n')).toBeGreaterThan(0)
+    expect(readme.slice(readme.indexOf('```yaml'))).toMatch(/^ +- uses: your-org\/docs-agent-job-action@v1 # \S/m)
+  })
+
+  it("says the workflow job's timeout-minutes, not the job's (a job is the service's)", () => {
+    expect(readme).toContain("the workflow job's `timeout-minutes`")
+    expect(readme).not.toMatch(/(?<!workflow) job's `timeout-minutes`/)
+  })
+
+  it('has a quick start that writes nothing of its own into the summary (the action writes it)', () => {
+    expect(yamlBlocks(readme)[0]).not.toContain('GITHUB_STEP_SUMMARY')
   })
 })
 

@@ -99,7 +99,7 @@ describe('the replies', () => {
     ['an error before a job', { ending: 'error', job: null, jobId: '' }, /^❌ The run failed and no job was started/],
     [
       'a create whose answer was lost',
-      { ending: 'error', job: null, jobId: '', writeUncertain: true },
+      { ending: 'error', job: null, jobId: '', failure: 'uncertain' },
       /^❌ The service's answer to the create was lost, so the job may or may not have been created/
     ]
   ])(

@@ -1,9 +1,8 @@
-// The verdict at the top of the job summary (src/report/verdict.ts): for every ending, what happened
+// The verdict at the top of the job summary (describeEnding in src/report/run-ending.ts): for every ending, what happened
 // first, the job when there is one, and a next step a person can act on.
 import { describe, expect, it } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
-import { followedAJob, verdictOf } from '../../../src/report/verdict.js'
-import type { RunOutcome } from '../../../src/report/run-ending.js'
+import { describeEnding, type RunOutcome } from '../../../src/report/run-ending.js'
 
 function job(status: string, prLink: string | null = null, extra: Partial<Job> = {}): Job {
   return {
@@ -121,13 +120,13 @@ describe('verdictOf', () => {
     ],
     [
       'a lost create',
-      { ending: 'error', job: null, jobId: '', writeUncertain: true, reason: 'Check the jobs.' },
+      { ending: 'error', job: null, jobId: '', failure: 'uncertain', reason: 'Check the jobs.' },
       '❌ Failed: a job may have been created',
       'Check the jobs.'
     ],
     [
       'an unread create',
-      { ending: 'error', job: null, jobId: '', createdUnread: true, reason: 'Find it.' },
+      { ending: 'error', job: null, jobId: '', failure: 'takenUnread', reason: 'Find it.' },
       '❌ Failed: a job was created, but its id is unknown',
       'Find it.'
     ],
@@ -156,7 +155,7 @@ describe('verdictOf', () => {
       'Set dryRun to false to send it.'
     ]
   ])('%s', (_, outcome, heading, next) => {
-    const verdict = verdictOf(outcome)
+    const verdict = describeEnding(outcome)
     expect(verdict.heading).toBe(heading)
     expect(verdict.next).toContain(next)
   })
@@ -164,10 +163,10 @@ describe('verdictOf', () => {
 
 describe('followedAJob', () => {
   it('is true once a job was followed, and false for a dry run, a job not followed, or no job', () => {
-    expect(followedAJob({ ending: 'timeout', job: job('active'), jobId: 'job_7' })).toBe(true)
-    expect(followedAJob({ ending: 'final', job: job('completed'), jobId: 'job_7' })).toBe(true)
-    expect(followedAJob({ ending: 'created', job: job('active'), jobId: 'job_7' })).toBe(false)
-    expect(followedAJob({ ending: 'dry-run', job: null, jobId: 'job_7' })).toBe(false)
-    expect(followedAJob({ ending: 'error', job: null, jobId: '' })).toBe(false)
+    expect(describeEnding({ ending: 'timeout', job: job('active'), jobId: 'job_7' }).followed).toBe(true)
+    expect(describeEnding({ ending: 'final', job: job('completed'), jobId: 'job_7' }).followed).toBe(true)
+    expect(describeEnding({ ending: 'created', job: job('active'), jobId: 'job_7' }).followed).toBe(false)
+    expect(describeEnding({ ending: 'dry-run', job: null, jobId: 'job_7' }).followed).toBe(false)
+    expect(describeEnding({ ending: 'error', job: null, jobId: '' }).followed).toBe(false)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDuration, parseDuration } from '../../../src/runtime/duration.js'
+import { formatDuration, nearMissDuration, parseDuration } from '../../../src/runtime/duration.js'
 
 describe('parseDuration', () => {
   it.each([
@@ -18,6 +18,27 @@ describe('parseDuration', () => {
     expect(() => parseDuration(text, 'pollInterval')).toThrow(
       `Input pollInterval is '${text}', which is not a duration.`
     )
+  })
+})
+
+describe('nearMissDuration', () => {
+  it.each([
+    ['30 minutes', '30m'],
+    ['30M', '30m'],
+    ['5 s', '5s'],
+    ['5sec', '5s'],
+    ['2 hrs', '2h'],
+    ['250 millis', '250ms'],
+    ['1h30m', '90m'],
+    ['1h 30m 15s', '5415s']
+  ])('reads %j as %s, which the refusal suggests', (text, meant) => {
+    expect(nearMissDuration(text)).toBe(meant)
+    expect(() => parseDuration(text, 'timeout')).toThrow(`which is not a duration. Did you mean ${meant}? Use`)
+  })
+
+  it.each(['soon', '1e3', '-1s', '0m', '5 parsecs', 'm'])('suggests nothing for %j', (text) => {
+    expect(nearMissDuration(text)).toBeNull()
+    expect(() => parseDuration(text, 'timeout')).toThrow('which is not a duration. Use a positive number')
   })
 })
 

@@ -2,13 +2,7 @@
 // the runner would obey, no secret, bounded. (The bundled action's log is test/action/untrusted-text.test.ts.)
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
-import {
-  markdownCodeSpan as codeSpan,
-  hasControlCharacter,
-  neutralise,
-  safeLogLine,
-  safeLogLines
-} from '../../../src/safety/neutralise.js'
+import { codeSpan, hasControlCharacter, neutralise, safeLogLine, safeLogLines } from '../../../src/safety/neutralise.js'
 import { commandsTheRunnerWouldObey } from '../../support/runner-commands.js'
 
 const KEY = 'svc_untrusted_text_key_0123456789'

@@ -5,7 +5,7 @@ import { startDeadline } from '../../../src/runtime/deadline.js'
 import { followJob } from '../../../src/service/follow-job.js'
 import type { Job } from '../../../src/service/job-record.js'
 import type { JobService } from '../../../src/service/job-service.js'
-import { noSignWindowMs, RetryPolicy } from '../../../src/net/retry-policy.js'
+import { noSignWindowMs, ServicePolicy } from '../../../src/service/service-policy.js'
 import { describeEnding, staleLine } from '../../../src/report/run-ending.js'
 
 const job = (status: string, prLink: string | null = null): Job => ({
@@ -109,7 +109,7 @@ describe('following a job after a follow-up message', () => {
 
 describe('the window for a sign of work', () => {
   it('is a number of poll intervals, as data', () => {
-    expect(RetryPolicy.followUp.noSignIntervals).toBe(5)
+    expect(ServicePolicy.followUp.noSignIntervals).toBe(5)
     expect(noSignWindowMs(5000)).toBe(25_000)
     expect(noSignWindowMs(1000)).toBe(5000)
   })

@@ -2,19 +2,25 @@
 // does to one request, and how error bodies are shown.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDeadline } from '../../../src/runtime/deadline.js'
 import { DEFAULT_LIMITS } from '../../../src/net/http.js'
 import { excerpt } from '../../../src/service/answer-text.js'
 import { JobService } from '../../../src/service/job-service.js'
 import { ServiceError } from '../../../src/service/service-error.js'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
-import { RetryPolicy } from '../../../src/net/retry-policy.js'
+import { ServicePolicy } from '../../../src/service/service-policy.js'
 import { startStandInService, type StandInService } from '../../support/stand-in-service.js'
 
 const KEY = 'svc_unit_test_key'
-// Registered as the run does, so that error excerpts blank it.
-beforeAll(() => registerSecret(KEY))
+// Registered as the run does, so that error excerpts blank it. The runner's ::add-mask:: command it
+// prints is captured: a workflow command in the suite's own output is noise in a CI log.
+beforeAll(() => {
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  registerSecret(KEY)
+  expect(write.mock.calls.map(([chunk]) => String(chunk))).toContain(`::add-mask::${KEY}\n`)
+  write.mockRestore()
+})
 let service: StandInService | undefined
 let raw: http.Server | undefined
 afterEach(async () => {
@@ -30,7 +36,7 @@ function client(baseUrl: string, limits: Partial<typeof DEFAULT_LIMITS> = {}): J
     projectId: 'docs',
     apiKey: KEY,
     limits: { ...DEFAULT_LIMITS, ...limits },
-    createRetry: { ...RetryPolicy.create, backoffBaseMs: 10 }
+    createRetry: { ...ServicePolicy.create, backoffBaseMs: 10 }
   })
 }
 
@@ -306,7 +312,7 @@ describe('a follow-up message, through the one write path', () => {
     expect(error.message).toMatch(
       /^Could not reach the service at .*The message did not reach job job_7; check baseUrl/
     )
-    expect(lines).toHaveLength(RetryPolicy.create.tries - 1)
+    expect(lines).toHaveLength(ServicePolicy.create.tries - 1)
     await jobs.close()
   })
 })

@@ -1,0 +1,256 @@
+// One comment kept showing the newest body: posted once (with a hidden marker), edited as the body
+// changes (one edit at a time, each sending the newest body, so a burst of changes costs one edit
+// more, not one per change), and given its final body at the end, within a bound. When GitHub made
+// the comment but its answer was lost, the comment is found again by its marker rather than left
+// beside a second one. Every call is bounded by its own limit and by the end of the comment's
+// grace; a failure is a warning, never an error: a comment is a courtesy and never holds the step.
+import { randomUUID } from 'node:crypto'
+import { Input } from '../inputs/action-names.js'
+import type { Octokit } from '../github/octokit.js'
+import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
+import { log } from '../runtime/log.js'
+import { neutralise } from '../safety/neutralise.js'
+
+/** What this action reads of a comment it posted. */
+export interface PostedComment {
+  id: number
+  html_url: string
+}
+
+/** What this action reads of a comment listed on the thread. */
+export interface ListedComment {
+  id: number
+  body?: string | null
+}
+
+/** Where the comment lives: how to post it, edit it, and list the newest comments there. */
+export interface CommentPlace {
+  post(octokit: Octokit, body: string, signal: AbortSignal): Promise<{ data: PostedComment }>
+  edit(octokit: Octokit, id: number, body: string, signal: AbortSignal): Promise<unknown>
+  /** The place's comments updated since `since` (ISO time), up to a page. */
+  list(octokit: Octokit, since: string, signal: AbortSignal): Promise<{ data: ListedComment[] }>
+}
+
+export interface LiveCommentOptions<C extends { octokit: Octokit }> {
+  /**
+   * Loads the client (and whatever the caller loads with it), through the bounded `call`; null when
+   * it could not be loaded. Called once, at once.
+   */
+  load(call: LiveComment<C>['call']): Promise<C | null>
+  place: CommentPlace
+  /** What the comment is and where, for the warnings: "reply", "pull request #7". */
+  what: string
+  where: string
+  /** Each GitHub call's own time limit. */
+  requestTimeoutMs: number
+  /** How long the final body may take once finish is called. */
+  graceMs: number
+  /**
+   * The hidden marker the first post carries, to find the comment again when GitHub's answer was
+   * lost; by default one made for this comment alone (`<!-- docs-agent-<what>: <uuid> -->`).
+   */
+  marker?: string
+}
+
+export interface LiveComment<C extends { octokit: Octokit }> {
+  /** The loaded client; null when it could not be loaded. */
+  readonly client: Promise<C | null>
+  /**
+   * Makes one GitHub call for the comment's owner (a reaction, say), bounded like the comment's own;
+   * a failure is a warning and `undefined`.
+   */
+  call<T>(what: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined>
+  /**
+   * Posts the comment with its first body (and the marker), unless finish was called first; a
+   * comment posted late, after the final body went into a comment of its own, gets the final body too.
+   */
+  post(client: C, body: string): Promise<PostedComment | undefined>
+  /** Shows `body` next, unless an edit was refused or finish was called (then only the final body goes). */
+  show(body: string): void
+  /** Finish was called: only the final body is wanted now. */
+  readonly finished: boolean
+  /** GitHub refused an edit: progress is no longer pressed on it. */
+  readonly editRefused: boolean
+  /**
+   * Shows the final body (`bodyOf` the loaded client) within the grace: waits up to half of it for
+   * `firstPost` (the first post and whatever comes before it), looks the comment up by its marker
+   * when the post's answer was lost, then edits it, or posts the final body when there is none.
+   * Afterwards every call still waiting gives up.
+   */
+  finish(bodyOf: (client: C) => string, firstPost: Promise<unknown>): Promise<void>
+}
+
+/** Keeps one comment showing the newest body (see the file's opening comment). */
+export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCommentOptions<C>): LiveComment<C> {
+  const { place, what, where, requestTimeoutMs, graceMs } = options
+  // Aborted once finish has had its grace: whatever call is still waiting then gives up.
+  const over = new AbortController()
+  const done = new Error(`The ${what} says how the run ended.`)
+  const call = <T>(doing: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> =>
+    attempt(doing, request, requestTimeoutMs, over.signal, done, what)
+  // Only the first post carries it: a comment GitHub made but was slow to answer for is found
+  // again by it, rather than left beside a second one.
+  const marker = options.marker ?? `<!-- docs-agent-${what}: ${randomUUID()} -->`
+  const startedAt = Date.now()
+  const client = options.load(call)
+  /** The comment's id, once GitHub has answered for it (or it was found again). */
+  let id: number | undefined
+  /** GitHub refused the first post with an answer (not a timeout): there is none to find. */
+  let postRefused = false
+  let finalBody = ''
+  let wanted = ''
+  let shown = ''
+  let edits: Promise<void> = Promise.resolve()
+  let finished = false
+  let editRefused = false
+
+  const flush = async (): Promise<void> => {
+    const loaded = await client
+    if (!loaded || id === undefined) return
+    const known = id
+    while (wanted !== '' && wanted !== shown && !over.signal.aborted && (finished || !editRefused)) {
+      const body = wanted
+      // Shown or not, it is not sent again: a body GitHub refuses once is not pressed on it.
+      shown = body
+      const edited = await call(`update the ${what} on the ${where}`, (signal) =>
+        place.edit(loaded.octokit, known, body, signal)
+      )
+      // One warning is enough: after a refused edit, only the final body is tried.
+      if (edited === undefined) editRefused = true
+    }
+  }
+  const want = (body: string): void => {
+    wanted = body
+    edits = edits.then(flush)
+  }
+  /** The first post, found among the place's newest comments by its marker: the oldest that has it. */
+  const findPosted = async (octokit: Octokit): Promise<number | undefined> => {
+    const since = new Date(startedAt - 60_000).toISOString()
+    const listed = await call(`look for the ${what} on the ${where}`, (signal) => place.list(octokit, since, signal))
+    const found = (listed?.data ?? []).find((c) => typeof c.body === 'string' && c.body.includes(marker))
+    return typeof found?.id === 'number' ? found.id : undefined
+  }
+
+  return {
+    call,
+    client,
+    get finished() {
+      return finished
+    },
+    get editRefused() {
+      return editRefused
+    },
+    post: async ({ octokit }, body) => {
+      // The run ended first: the final body says how, and no first body follows it.
+      if (finished) return undefined
+      const posted = await call(
+        `${what === 'reply' ? 'reply' : `post the ${what}`} on the ${where}`,
+        async (signal) => {
+          try {
+            return await place.post(octokit, `${body}\n${marker}`, signal)
+          } catch (error) {
+            // GitHub answered with an error: no comment was made, so none is looked for.
+            if ((error as { response?: unknown }).response !== undefined) postRefused = true
+            throw error
+          }
+        }
+      )
+      if (!posted) return undefined
+      if (id === undefined) id = posted.data.id
+      // Answered after the final body was posted as a comment of its own: it shows the final body too.
+      else if (posted.data.id !== id && finalBody) {
+        const late = posted.data.id
+        await call(`update the ${what} on the ${where}`, (signal) => place.edit(octokit, late, finalBody, signal))
+      }
+      return posted.data
+    },
+    show: (body) => {
+      if (!finished) want(body)
+    },
+    finish: async (bodyOf, firstPost) => {
+      finished = true
+      const timer = setTimeout(
+        () => over.abort(new Error(`GitHub did not answer within ${graceMs / 1000}s of the run's end`)),
+        graceMs
+      )
+      try {
+        const loaded = await Promise.race([client, whenAborted(over.signal)])
+        if (!loaded) return
+        const body = (finalBody = bodyOf(loaded))
+        // The first post gets half the grace to be answered for; then it is looked for, before another is posted.
+        await Promise.race([firstPost, whenAborted(over.signal), halfGrace(graceMs)])
+        if (id === undefined && !postRefused && !over.signal.aborted) id = await findPosted(loaded.octokit)
+        if (id !== undefined) {
+          want(body)
+          await Promise.race([edits, whenAborted(over.signal)])
+        } else {
+          const posted = await call(`${what === 'reply' ? 'reply' : `post the ${what}`} on the ${where}`, (signal) =>
+            place.post(loaded.octokit, body, signal)
+          )
+          id ??= posted?.data.id
+        }
+      } finally {
+        clearTimeout(timer)
+        // The final body is shown (or could not be): a call still waiting (a first post GitHub was
+        // slow to answer for, found again meanwhile) must not hold the step.
+        over.abort(done)
+      }
+    }
+  }
+}
+
+/**
+ * Makes one GitHub call, bounded by its own limit and by `over`; a failure is a warning and
+ * `undefined`, never an error.
+ */
+async function attempt<T>(
+  doing: string,
+  request: (signal: AbortSignal) => Promise<T>,
+  requestTimeoutMs: number,
+  over: AbortSignal,
+  done: Error,
+  what: string
+): Promise<T | undefined> {
+  // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
+  let limit: TimeLimit | undefined
+  try {
+    if (over.aborted) throw over.reason
+    limit = timeLimit(requestTimeoutMs, over)
+    return await request(limit.signal)
+  } catch (error) {
+    if (over.reason === done) log.debug(`Stopped waiting to ${doing}: the ${what} says how the run ended.`)
+    else log.warning(`Could not ${doing}: ${describeGitHubError(error)} The job is not affected.`)
+    return undefined
+  } finally {
+    limit?.clear()
+  }
+}
+
+/** A GitHub API error as a sentence, with the likely fix; never the token, should a server echo it. */
+export function describeGitHubError(error: unknown): string {
+  const message = neutralise(error instanceof Error ? error.message : String(error))
+  const { name, status, response } = error as { name?: unknown; status?: unknown; response?: unknown }
+  if (name !== 'HttpError' || typeof status !== 'number') return `${message}.`
+  // Octokit reports a request that got no answer as status 500 without a response.
+  if (!response) return `no answer from GitHub (${message}).`
+  const hint =
+    status === 401
+      ? ` GitHub rejected ${Input.githubToken}: leave it at its default, \${{ github.token }}, or pass a token that is still valid.`
+      : status === 403 || status === 404
+        ? ` Check that ${Input.githubToken} may write to issues and pull requests: the workflow needs "issues: write" and "pull-requests: write" in its permissions block.`
+        : ''
+  return `HTTP ${status} (${message}).${hint}`
+}
+
+/** Resolves null when `signal` aborts: for a wait that must not outlast it. */
+function whenAborted(signal: AbortSignal): Promise<null> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(null)
+    else signal.addEventListener('abort', () => resolve(null), { once: true })
+  })
+}
+
+/** Half the grace, without holding the process open. */
+function halfGrace(graceMs: number): Promise<null> {
+  return new Promise((resolve) => setTimeout(resolve, graceMs / 2, null).unref())
+}
