@@ -9,7 +9,8 @@ import { readCommentAsk, showCancelOnThread, type CommentAsk } from './run/comme
 import { JobTracker } from './run/job-tracker.js'
 import { sendAndFollow } from './run/send-and-follow.js'
 import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
-import { tellCodeClosed } from './run/group-closed.js'
+import { showGroupOnCodePullRequest, tellCodeClosed } from './run/group-stage.js'
+import type { GroupStatusComment } from './report/group-record.js'
 import { CANCEL_GRACE_MS, watchForCancel } from './runtime/cancel.js'
 import { startDeadline } from './runtime/deadline.js'
 import { log } from './runtime/log.js'
@@ -33,6 +34,7 @@ export async function run(): Promise<void> {
   let prepared: Prepared | null = null
   let service: JobService | undefined
   let route: Route | null = null
+  let groupStatus: GroupStatusComment | null = null
 
   const runToEnding = async (): Promise<RunOutcome> => {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
@@ -51,6 +53,7 @@ export async function run(): Promise<void> {
     // A group's code pull request closed: its docs pull request is told, and nothing is sent.
     const closed = await tellCodeClosed(route, settings, deadline.signal)
     if (closed) return { ending: 'skipped', reason: closed, ...tracker.soFar() }
+    groupStatus = showGroupOnCodePullRequest(route, settings)
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
     if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.soFar() }
     prepared = made
@@ -91,6 +94,7 @@ export async function run(): Promise<void> {
     writeStarted,
     delivered,
     group,
+    groupStatus,
     elapsedMs,
     cancelled: cancel.signal
   })

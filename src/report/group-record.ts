@@ -11,12 +11,12 @@ import {
   type GroupPullRequest,
   type GroupRun
 } from '../comment/group-job.js'
-import { openReader, placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
+import { placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { codePullRequestOf } from '../comment/group-job.js'
 import { formatDuration } from '../runtime/duration.js'
-import { asArray, asObject, count, text } from '../github/json-shape.js'
 import { loadOctokit, type Octokit } from '../github/octokit.js'
+import { keepLiveComment, type CommentPlace } from './live-comment.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
@@ -161,6 +161,8 @@ export interface GroupStatus {
   coveredUpTo: string
   /** This run's changes were not sent (the group's job was busy): they go with the next run. */
   waiting: boolean
+  /** The run is sending this push's changes now. */
+  sending?: boolean
 }
 
 /** The hidden marker by which the code pull request's one comment for a group is found again. */
@@ -178,62 +180,105 @@ export function groupStatusBody(status: GroupStatus): string {
   return blankSecrets(
     `${groupStatusMarker(status.group)}\n📝 **Docs for this pull request** (group ${oneLineCodeSpan(status.group)})\n\n` +
       `- Docs pull request: ${docs}\n- Job: ${job}\n- The docs cover ${covered}.` +
-      (status.waiting ? "\n- This push's changes go with the group's next run: the job was still busy." : '')
+      (status.waiting ? "\n- This push's changes go with the group's next run: the job was still busy." : '') +
+      (status.sending ? "\n- ⏳ This push's changes are on their way to the job." : '')
   )
 }
 
+/** The code pull request's comment for a group, kept showing the newest status while the run goes. */
+export interface GroupStatusComment {
+  /** Shows the status at once (the comment is posted, or the earlier run's edited). */
+  show(status: GroupStatus): void
+  /** Shows the final status, within the comment's grace. */
+  finish(status: GroupStatus): Promise<void>
+}
+
+// The comment is a courtesy, like the reply on a thread: each call bounded, the last one within its grace.
+const STATUS_CALL_MS = 10_000
+const STATUS_GRACE_MS = 5000
+
 /**
- * Keeps one comment on the code pull request showing its docs: edits the one with the group's marker
- * (the first, within the page cap), or adds it. Never a second one while the first can be found.
+ * The one comment on the code pull request that shows its docs: found by the group's marker (the
+ * earlier runs' comment, within the page cap) and edited, or posted once; from then on edited as the
+ * run goes (see live-comment.ts). Null when the run is not for an open code pull request, or its
+ * group could not be looked for (said once already), or there is no token.
  */
-export async function showGroupOnCodePullRequest(
-  code: PullRequestRef,
-  status: GroupStatus,
+export function startGroupStatusComment(
+  group: GroupRun,
   settings: Keys,
-  signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
-): Promise<void> {
-  const where = `pull request #${code.number}`
-  const reader = openReader(settings.githubToken, signal, env)
-  if (!reader) return
-  const marker = groupStatusMarker(status.group)
-  try {
-    let existing: number | undefined
-    const path = `/repos/${encodeURIComponent(code.owner)}/${encodeURIComponent(code.repo)}/issues/${code.number}/comments`
-    for (let page = 1; page <= maxPages && existing === undefined; page++) {
-      const comments = asArray(
-        await reader.get(
-          `${path}?per_page=${perPage}&page=${page}`,
-          "the pull request's comments",
-          'pull-requests: read'
-        )
-      ).map(asObject)
-      existing = count(comments.find((c) => text(c.body).startsWith(marker))?.id)
-      if (comments.length < perPage) break
-    }
-    const { octokit } = await loadOctokit(settings.githubToken)
-    const body = groupStatusBody(status)
-    const { owner, repo } = code
-    if (existing === undefined) {
-      await bounded(signal, (limited) =>
-        octokit.rest.issues.createComment({
-          owner,
-          repo,
-          issue_number: code.number,
-          body,
-          request: { signal: limited }
-        })
-      )
-    } else {
-      const commentId = existing
-      await bounded(signal, (limited) =>
-        octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body, request: { signal: limited } })
-      )
-    }
-  } catch (error) {
-    log.notice(`Could not show the docs of group ${status.group} on ${where}: ${writeFailure(error)}`)
-  } finally {
-    await reader.close()
+): GroupStatusComment | null {
+  const code = codePullRequestOf(env)
+  if (!code || code.closed || group.lookup.kind === 'unreadable' || !settings.githubToken) return null
+  const { owner, repo, number } = code.pr
+  const marker = groupStatusMarker(group.settings.name)
+  const place: CommentPlace = {
+    post: async (octokit, body, signal) => {
+      const earlier = await findStatusComment(octokit, code.pr, marker, signal)
+      if (earlier === undefined) {
+        return octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, request: { signal } })
+      }
+      return octokit.rest.issues.updateComment({ owner, repo, comment_id: earlier, body, request: { signal } })
+    },
+    edit: (octokit, id, body, signal) =>
+      octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body, request: { signal } }),
+    list: (octokit, since, signal) =>
+      octokit.rest.issues.listComments({ owner, repo, issue_number: number, since, per_page: 100, request: { signal } })
+  }
+  const live = keepLiveComment({
+    load: (call) => call('load the GitHub client', () => loadOctokit(settings.githubToken)).then((c) => c ?? null),
+    place,
+    what: 'docs status',
+    where: `pull request #${number}`,
+    requestTimeoutMs: STATUS_CALL_MS,
+    graceMs: STATUS_GRACE_MS
+  })
+  let posted: Promise<unknown> = Promise.resolve()
+  let first = true
+  return {
+    show: (status) => {
+      if (!first) return live.show(groupStatusBody(status))
+      first = false
+      posted = live.client.then((client) => client && live.post(client, groupStatusBody(status)))
+    },
+    finish: (status) => live.finish(() => groupStatusBody(status), posted)
+  }
+}
+
+/** The earlier runs' comment for the group on the code pull request: the first whose body has the marker. */
+async function findStatusComment(
+  octokit: Octokit,
+  pr: PullRequestRef,
+  marker: string,
+  signal: AbortSignal
+): Promise<number | undefined> {
+  for (let page = 1; page <= maxPages; page++) {
+    const { data } = await octokit.rest.issues.listComments({
+      owner: pr.owner,
+      repo: pr.repo,
+      issue_number: pr.number,
+      per_page: perPage,
+      page,
+      request: { signal }
+    })
+    const found = data.find((comment) => typeof comment.body === 'string' && comment.body.includes(marker))
+    if (found) return found.id
+    if (data.length < perPage) return undefined
+  }
+  return undefined
+}
+
+/** What the code pull request's comment shows while the run goes: the job it is sending to, or that it creates one. */
+export function groupStatusBefore(group: GroupRun): GroupStatus {
+  const found = group.lookup.kind === 'found' ? group.lookup.found : null
+  return {
+    group: group.settings.name,
+    docs: found ? { url: pullLink(found.pr), number: found.pr.number } : null,
+    jobId: found?.jobId ?? '',
+    status: '',
+    coveredUpTo: found?.mark ?? '',
+    waiting: false,
+    sending: true
   }
 }
 
@@ -323,15 +368,14 @@ export async function recordGroupRun(
   delivered: 'create' | 'message' | undefined,
   settings: Keys,
   signal: AbortSignal,
+  statusComment: GroupStatusComment | null,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<void> {
   if (group.lookup.kind === 'unreadable') return
   const found = group.lookup.kind === 'found' ? group.lookup.found : null
   if (delivered === 'message' && found) await moveGroupMark(found, group, settings, signal, env)
-  const code = codePullRequestOf(env)
-  if (!code || code.closed) return
+  if (!statusComment) return
   const prLink = delivered === 'create' && outcome.job?.status === 'completed' ? outcome.job.prLink : null
   const fromJob = prLink ? pullRequestOf(prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
-  const status = groupStatusAfter(outcome, group, delivered !== undefined, delivered === 'create' ? fromJob : null)
-  await showGroupOnCodePullRequest(code.pr, status, settings, signal, env)
+  await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob))
 }

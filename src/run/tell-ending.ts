@@ -2,7 +2,7 @@
 // look: the job summary, the reply on the thread, and the note on the pull request the job opened.
 import { leaveAgentNote } from '../report/agent-note.js'
 import type { GroupRun } from '../comment/group-job.js'
-import { recordGroupRun } from '../report/group-record.js'
+import { recordGroupRun, type GroupStatusComment } from '../report/group-record.js'
 import { agentPullRequestShown } from '../report/agent-pull-request-shown.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, type RunOutcome } from '../report/run-ending.js'
@@ -40,8 +40,9 @@ export interface EndingTold {
   writeStarted: boolean
   /** What the service took from the run: a create's pull request becomes a group's, a message moves its mark. */
   delivered?: 'create' | 'message'
-  /** The run's group, when its route carries one. */
+  /** The run's group, when its route carries one, and its comment on the code pull request if there is one. */
   group: GroupRun | null
+  groupStatus: GroupStatusComment | null
   elapsedMs: number
   cancelled: AbortSignal
 }
@@ -59,6 +60,7 @@ export async function tellEnding({
   writeStarted,
   delivered,
   group,
+  groupStatus,
   elapsedMs,
   cancelled
 }: EndingTold): Promise<void> {
@@ -83,7 +85,7 @@ export async function tellEnding({
   await Promise.all([
     ask?.replies.finish(outcome, elapsedMs, pullRequest),
     leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled, process.env, groupNote).then(
-      () => group && settings && recordGroupRun(outcome, group, delivered, settings, cancelled)
+      () => group && settings && recordGroupRun(outcome, group, delivered, settings, cancelled, groupStatus)
     )
   ])
 }

@@ -341,7 +341,12 @@ describe.concurrent('a group of runs', () => {
       expect(promptOf(messages(w)[1])).not.toContain('Add the b flag')
       const onCodePr = w.github.comments.filter((c) => c.issueNumber === 7)
       expect(onCodePr).toHaveLength(1)
-      expect(onCodePr[0].bodies).toHaveLength(3)
+      // Each run shows where it sends at once, then how it ended: one comment, edited, never a second.
+      expect(onCodePr[0].bodies).toHaveLength(6)
+      expect(onCodePr[0].bodies[0]).toContain('Docs pull request: none open yet')
+      expect(onCodePr[0].bodies[2]).toContain(`Job: \`${runs[0].outputs.jobId}\`, status not read`)
+      expect(onCodePr[0].bodies[2]).toContain("This push's changes are on their way to the job.")
+      expect(onCodePr[0].body).not.toContain('on their way')
       expect(onCodePr[0].body).toContain(`[#31](${pullOf(1)}), open`)
       expect(onCodePr[0].body).toContain(`Job: \`${runs[0].outputs.jobId}\`, \`completed\``)
       expect(onCodePr[0].body).toContain(`The docs cover the changes up to ${c.sha.slice(0, 7)}.`)
