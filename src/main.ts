@@ -40,7 +40,7 @@ export async function run(): Promise<void> {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
     // to say that the workflow's inputs are wrong), so the comment's settings are read first.
     const commentSettings = readCommentSettings()
-    const asked = await readCommentAsk(commentSettings)
+    const asked = await readCommentAsk(commentSettings, cancel.signal)
     if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.soFar() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
     settings = readSettings(process.env, commentSettings)
@@ -48,7 +48,11 @@ export async function run(): Promise<void> {
     log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
     checkProxyVariables()
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-    route = await decideRoute(settings, ask, deadline.signal)
+    service = settings.dryRun ? undefined : new JobService(settings)
+    // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
+    const reader = service
+    const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
+    route = await decideRoute(settings, ask, deadline.signal, readJob)
     cancel.signal.throwIfAborted()
     // A group's code pull request closed: its docs pull request is told, and nothing is sent.
     const closed = await tellCodeClosed(route, settings, deadline.signal)
@@ -57,7 +61,6 @@ export async function run(): Promise<void> {
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
     if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.soFar() }
     prepared = made
-    service = settings.dryRun ? undefined : new JobService(settings)
     const replies = ask?.replies
     return sendAndFollow({
       service,

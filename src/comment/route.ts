@@ -1,8 +1,8 @@
 // Where the request goes, decided once: a new job, an existing job to follow, or a follow-up message
 // to a job, and how that job was named. The stages after it take this value and never change it.
 import type { Settings } from '../inputs/settings.js'
-import { findAgentJob } from './agent-pull-request.js'
 import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-job.js'
+import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 
 /**
@@ -11,6 +11,8 @@ import type { TriggeringComment } from './trigger.js'
  * - `input`: the jobId input;
  * - `note`: the action's signed note on the agent's pull request the comment is on (its `trigger` names
  *   the way to a new job there instead);
+ * - `thread`: the signed note on the issue or pull request whose request (a comment, a label) started
+ *   the job, while the job takes messages and its pull request is open (comment/thread-job.ts);
  * - `group`: the group's open docs pull request, found by its label and the signed group marker in the
  *   action's note there (`found`: the pull request, the job and the mark). A create in a run with a
  *   group carries it too: the job's pull request becomes the group's.
@@ -20,6 +22,7 @@ export type Route =
   | { kind: 'follow'; jobId: string }
   | { kind: 'message'; jobId: string; via: 'input' }
   | { kind: 'message'; jobId: string; via: 'note'; trigger: string }
+  | { kind: 'message'; jobId: string; via: 'thread'; trigger: string }
   | { kind: 'message'; jobId: string; via: 'group'; group: GroupRun; found: GroupPullRequest }
 
 /** A comment that asked: where it was written, and whether it asked for a new job (`--new`). */
@@ -30,12 +33,19 @@ export interface RouteAsk {
 
 /**
  * Decides where the request goes: the jobId input (a message when there is a prompt, else a follow);
- * on the agent's own pull request, the job its note names (unless the comment asked for a new job);
- * with a group (and no comment), the job of the group's open docs pull request; otherwise a new job.
- * Reading the note may throw (see findAgentJob): the run sends nothing then. The group's pull request
- * that cannot be looked for is said once, and the run creates a job as without a group.
+ * on the agent's own pull request, or on a thread that keeps its job, the job its note names (unless
+ * the comment asked for a new job); with a group (and no comment), the job of the group's open docs
+ * pull request; otherwise a new job. Reading the note may throw (see findThreadJob): the run sends
+ * nothing then. `readJob` (null in a dry run) tells whether the thread's job still takes messages.
+ * The group's pull request that cannot be looked for is said once, and the run creates a job as
+ * without a group.
  */
-export async function decideRoute(settings: Settings, ask: RouteAsk | null, signal: AbortSignal): Promise<Route> {
+export async function decideRoute(
+  settings: Settings,
+  ask: RouteAsk | null,
+  signal: AbortSignal,
+  readJob: ReadJob | null = null
+): Promise<Route> {
   if (settings.jobId) {
     return settings.prompt
       ? { kind: 'message', jobId: settings.jobId, via: 'input' }
@@ -43,8 +53,8 @@ export async function decideRoute(settings: Settings, ask: RouteAsk | null, sign
   }
   if (ask) {
     if (ask.fresh) return { kind: 'create' }
-    const jobId = await findAgentJob(ask.comment, settings, signal)
-    return jobId ? { kind: 'message', jobId, via: 'note', trigger: settings.noteTrigger } : { kind: 'create' }
+    const found = await findThreadJob(ask.comment, settings, readJob, signal)
+    return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
   }
   if (!settings.group) return { kind: 'create' }
   const group = await lookUpGroup(settings.group, settings, signal)

@@ -125,6 +125,10 @@ export function noteBody(
 
 /** What started the run: the comment, or the push's range, or the event's name. */
 function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv): string {
+  if (comment?.kind === 'label') {
+    const who = login(comment.author)
+    return `${who ? `@${who}'s` : 'a'} label on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
+  }
   if (comment) {
     const anchor =
       comment.kind === 'review comment'
@@ -133,7 +137,7 @@ function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv):
           ? `pullrequestreview-${comment.id}`
           : `issuecomment-${comment.id}`
     const who = login(comment.author)
-    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on ${comment.thread.kind} #${comment.thread.number}`
+    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
   }
   const event = env.GITHUB_EVENT_NAME ?? ''
   if (event === 'push') {

@@ -99,9 +99,19 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
 /** The 👀 reaction on the comment that asked. */
 async function react(octokit: Octokit, comment: TriggeringComment, call: LiveComment<{ octokit: Octokit }>['call']) {
   const [owner, repo] = comment.repository.split('/')
-  const what = comment.kind === 'issue comment' ? 'comment' : comment.kind
+  const what = comment.kind === 'issue comment' ? 'comment' : comment.kind === 'label' ? 'request' : comment.kind
   await call(`react to the ${what} on the ${describe(comment)}`, (signal) => {
     const target = { owner, repo, comment_id: comment.id, content: 'eyes' as const, request: { signal } }
+    // A label asked: the 👀 goes on the issue or pull request itself.
+    if (comment.kind === 'label') {
+      return octokit.rest.reactions.createForIssue({
+        owner,
+        repo,
+        issue_number: comment.thread.number,
+        content: 'eyes',
+        request: { signal }
+      })
+    }
     return comment.kind === 'review comment'
       ? octokit.rest.reactions.createForPullRequestReviewComment(target)
       : octokit.rest.reactions.createForIssueComment(target)

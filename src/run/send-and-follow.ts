@@ -47,7 +47,8 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
     return { ending: 'dry-run', job: null, jobId, followUp: route.kind === 'message' }
   }
   // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
-  if (route.kind === 'message' && route.via === 'note') tracker.newJobWay = { by: 'comment', trigger: route.trigger }
+  if (route.kind === 'message' && (route.via === 'note' || route.via === 'thread'))
+    tracker.newJobWay = { by: 'comment', trigger: route.trigger }
   const logStatus = statusLogger(startedAt)
   const onJob = (job: Job): void => {
     tracker.job = job

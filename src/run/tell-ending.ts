@@ -1,8 +1,10 @@
 // The last stage: how the run ended, said once (the outputs and the log line), then told where people
-// look: the job summary, the reply on the thread, and the note on the pull request the job opened.
+// look: the job summary, the reply on the thread, the note on the pull request the job opened, and
+// the note on the thread that asked (when its request made the job).
 import { leaveAgentNote } from '../report/agent-note.js'
 import type { GroupRun } from '../comment/group-job.js'
 import { recordGroupRun, type GroupStatusComment } from '../report/group-record.js'
+import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown } from '../report/agent-pull-request-shown.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, type RunOutcome } from '../report/run-ending.js'
@@ -86,6 +88,7 @@ export async function tellEnding({
     ask?.replies.finish(outcome, elapsedMs, pullRequest),
     leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled, process.env, groupNote).then(
       () => group && settings && recordGroupRun(outcome, group, delivered, settings, cancelled, groupStatus)
-    )
+    ),
+    leaveThreadNote(outcome, settings, ask?.comment ?? null, cancelled)
   ])
 }

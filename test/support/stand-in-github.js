@@ -4,7 +4,8 @@
 // to review comments, and who the token is (comment-triggered runs, the note on the agent's pull
 // request); a pull request's details (the summary of a job that opened one); and the
 // reads of the context for the agent: a workflow run, a workflow's runs, a comparison of two commits,
-// a pull request's files, the releases. A real HTTP server on 127.0.0.1, Node's built-ins only,
+// a pull request's files, the releases; who may label (a collaborator's permission), reactions on an
+// issue itself, and locked issues that refuse comments. A real HTTP server on 127.0.0.1, Node's built-ins only,
 // like ./stand-in-service.js; it records every request, and can answer every request with an error
 // (a token without `issues: write`, a server that is down), or one route with a fault of its own
 // (403, 404, 422, a rate limit, an answer that never comes, a body of any text), or add headers of its
@@ -32,9 +33,11 @@ import { join } from 'node:path'
  * @property {number} at When it arrived (Date.now()): the benchmark counts the reads before the create.
  *
  * @typedef {object} Reaction
- * @property {number} commentId
+ * @property {number} [commentId] The comment reacted to (not set for a reaction on an issue itself).
+ * @property {number} [issueNumber] For a reaction on an issue or pull request itself (a label asked).
  * @property {string} content
- * @property {'review comment'} [on] Set for a reaction on a review comment (a comment on the diff).
+ * @property {'review comment' | 'issue'} [on] Set for a reaction on a review comment (a comment on the
+ *   diff), or on an issue or pull request itself.
  *
  * @typedef {object} ThreadComment
  * @property {number} id
@@ -83,7 +86,7 @@ import { join } from 'node:path'
  *   (see apiPullRequest); a number not here is a 404.
  * @property {object[]} [releases] As GitHub lists them, newest first.
  *
- * @typedef {'reaction' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
+ * @typedef {'reaction' | 'issue-reaction' | 'permission' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
  *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
  *   'label-add' | 'issue-list'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
@@ -107,6 +110,9 @@ import { join } from 'node:path'
  * @property {string} [user] What `GET /user` answers: this login; by default a 403, as GitHub answers a
  *   GITHUB_TOKEN (an installation token is no user).
  * @property {SeededComment[]} [threadComments] Comments on the threads before the run.
+ * @property {Record<string, string>} [permissions] Each login's role on the repository (admin, maintain,
+ *   write, triage, read), as `GET …/collaborators/{login}/permission` answers; anyone else reads `read`.
+ * @property {number[]} [lockedIssues] Issues that refuse new comments (403), as a locked issue does.
  * @property {Record<number, string[]>} [labels] Labels on issues and pull requests before the run, by number.
  * @property {Record<number, PullState>} [pullStates] Each pull request's state (default open); a number
  *   here and not in `repository.pulls` is read as `apiPullRequest` makes it.
@@ -177,6 +183,17 @@ export async function startStandInGitHub(options = {}) {
       reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
       return { status: 201, body: { id: nextId++, content: req.body?.content } }
     }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
+    if (match && req.method === 'POST') {
+      reactions.push({ issueNumber: Number(match[3]), content: req.body?.content, on: 'issue' })
+      return { status: 201, body: { id: nextId++, content: req.body?.content } }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const role = options.permissions?.[decodeURIComponent(match[3])] ?? 'read'
+      const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role
+      return { status: 200, body: { permission, role_name: role, user: { login: decodeURIComponent(match[3]) } } }
+    }
     if (req.pathname === '/user' && req.method === 'GET') {
       return options.user
         ? { status: 200, body: { login: options.user, type: 'User' } }
@@ -195,6 +212,9 @@ export async function startStandInGitHub(options = {}) {
       return { status: 200, body }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.path)
+    if (match && req.method === 'POST' && options.lockedIssues?.includes(Number(match[3]))) {
+      return { status: 403, body: { message: 'Unable to create comment because issue is locked.' } }
+    }
     if (match && req.method === 'POST') {
       const comment = {
         id: nextId++,
@@ -469,7 +489,7 @@ export async function startStandInGitHub(options = {}) {
     get pullReads() {
       return requests.filter((r) => routeOf(r) === 'pull')
     },
-    /** The reads of a thread's comments and of who the token is. */
+    /** The reads of a thread's comments, of who the token is, and of a labeller's permission. */
     get threadReads() {
       return requests.filter(isThreadRead)
     },
@@ -490,7 +510,7 @@ export async function startStandInGitHub(options = {}) {
 /** @param {RecordedRequest} req */
 function isThreadRead(req) {
   const route = routeOf(req)
-  return route === 'comment-list' || route === 'user'
+  return route === 'comment-list' || route === 'user' || route === 'permission'
 }
 
 /** @param {PullState | undefined} state */
@@ -511,6 +531,8 @@ function notFound() {
 function routeOf(req) {
   const routes = /** @type {[string, RegExp, Route][]} */ ([
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/, 'reaction'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/reactions$/, 'issue-reaction'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'permission'],
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-create'],
     ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-update'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-list'],
@@ -577,6 +599,50 @@ export function issueCommentEvent(options) {
     },
     repository: { full_name: repository, name: repository.split('/')[1], owner: { login: repository.split('/')[0] } },
     sender: { login, type: options.userType ?? 'User' }
+  }
+}
+
+/**
+ * @typedef {object} IssuesEventOptions An issue labelled (or opened with its labels).
+ * @property {string} [action] 'labeled' (default), 'opened', 'unlabeled', 'edited'...
+ * @property {number} [number] Default 12.
+ * @property {string} [title] Default 'Retries are not documented'.
+ * @property {string | null} [body] Default: a short request.
+ * @property {string} [author] Who wrote the issue (default 'someone-else').
+ * @property {string} [authorAssociation] The author's author_association (default 'NONE').
+ * @property {string} [labeller] Who added the label, the event's sender (default 'octo-maintainer').
+ * @property {'User' | 'Bot'} [labellerType] Default 'User'.
+ * @property {string} [label] Default 'docs'.
+ * @property {boolean} [locked]
+ * @property {string} [repository] Default 'octo-org/docs-site'.
+ */
+
+/**
+ * An issues event payload (labeled, opened...), shaped as GitHub sends it.
+ * @param {IssuesEventOptions} [options]
+ */
+export function issuesEvent(options = {}) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  const number = options.number ?? 12
+  const label = { name: options.label ?? 'docs', color: '0e8a16' }
+  const action = options.action ?? 'labeled'
+  const labeller = action === 'opened' ? (options.author ?? 'someone-else') : (options.labeller ?? 'octo-maintainer')
+  return {
+    action,
+    issue: {
+      number,
+      title: options.title ?? 'Retries are not documented',
+      body: options.body === undefined ? 'The retry policy of the client is not described anywhere.' : options.body,
+      html_url: `https://github.com/${repository}/issues/${number}`,
+      state: 'open',
+      locked: options.locked ?? false,
+      labels: [label],
+      author_association: options.authorAssociation ?? 'NONE',
+      user: { login: options.author ?? 'someone-else', type: 'User' }
+    },
+    ...(action === 'labeled' || action === 'unlabeled' ? { label } : {}),
+    repository: repositoryOf(repository),
+    sender: { login: labeller, type: options.labellerType ?? 'User' }
   }
 }
 
@@ -859,6 +925,9 @@ export function pushEvent(options = {}) {
  * @property {number} [deletions] Default 2.
  * @property {number} [commits] Default 1.
  * @property {string} [login] The author (default 'octo-contributor').
+ * @property {string} [association] The author's author_association (default 'CONTRIBUTOR').
+ * @property {string} [labeller] For a `labeled` action: who added the label, the sender (default the author).
+ * @property {'User' | 'Bot'} [labellerType]
  * @property {string} [repository] Default 'octo-org/docs-site'.
  */
 
@@ -882,6 +951,7 @@ export function pullRequestEvent(options = {}) {
       draft: options.draft ?? false,
       merged: options.merged ?? false,
       user: { login: options.login ?? 'octo-contributor', type: 'User' },
+      author_association: options.association ?? 'CONTRIBUTOR',
       base: { ref: options.base ?? 'main', sha: commitId('base'), repo: { full_name: repository } },
       head: {
         ref: options.head ?? 'feature/dry-run',
@@ -893,8 +963,12 @@ export function pullRequestEvent(options = {}) {
       additions: options.additions ?? 6,
       deletions: options.deletions ?? 2
     },
+    ...(options.action === 'labeled' ? { label: { name: 'docs', color: '0e8a16' } } : {}),
     repository: repositoryOf(repository),
-    sender: { login: options.login ?? 'octo-contributor', type: 'User' }
+    sender: {
+      login: options.labeller ?? options.login ?? 'octo-contributor',
+      type: options.labellerType ?? 'User'
+    }
   }
 }
 

@@ -136,7 +136,7 @@ describe('noteBody', () => {
       thread: { kind: 'pull request', number: 40, title: 'x', url: 'https://github.com/o/r/pull/40' }
     }
     expect(noteBody('<!-- -->', 'job_7', comment, '/docs', 'https://github.com', env)).toContain(
-      "(@octo-maintainer's [review comment](https://github.com/o/r/pull/40#discussion_r5151) on pull request #40)"
+      "(@octo-maintainer's [review comment](https://github.com/o/r/pull/40#discussion_r5151) on [pull request #40](https://github.com/o/r/pull/40))"
     )
   })
 })
