@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
     // to say that the workflow's inputs are wrong), so the comment's settings are read first.
     const commentSettings = readCommentSettings()
     const asked = await readCommentAsk(commentSettings, cancel.signal)
-    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.soFar() }
+    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
     settings = readSettings(process.env, commentSettings)
     log.debug(`Settings: ${describeSettings(settings)}`)
@@ -56,10 +56,10 @@ export async function run(): Promise<void> {
     cancel.signal.throwIfAborted()
     // A group's code pull request closed: its docs pull request is told, and nothing is sent.
     const closed = await tellCodeClosed(route, settings, deadline.signal)
-    if (closed) return { ending: 'skipped', reason: closed, ...tracker.soFar() }
+    if (closed) return { ending: 'skipped', reason: closed, ...tracker.knownJob() }
     groupStatus = showGroupOnCodePullRequest(route, settings)
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
-    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.soFar() }
+    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
     prepared = made
     const replies = ask?.replies
     return sendAndFollow({
@@ -80,8 +80,6 @@ export async function run(): Promise<void> {
     outcome = await runToEnding()
   } catch (error) {
     outcome = failedOutcome(error, tracker)
-  } finally {
-    cancel.stop()
   }
   announceOnce(outcome)
   const { writeStarted, delivered } = tracker
@@ -89,18 +87,24 @@ export async function run(): Promise<void> {
   // Set inside runToEnding: the compiler does not see it there.
   const routed = route as Route | null
   const group = routed && routedGroup(routed)
-  await tellEnding({
-    outcome,
-    ask,
-    settings,
-    prepared,
-    writeStarted,
-    delivered,
-    group,
-    groupStatus,
-    elapsedMs,
-    cancelled: cancel.signal
-  })
+  try {
+    // Told under the same cancel handling as the rest of the run: a signal now must not kill the
+    // step before the summary, the reply and the note are written.
+    await tellEnding({
+      outcome,
+      ask,
+      settings,
+      prepared,
+      writeStarted,
+      delivered,
+      group,
+      groupStatus,
+      elapsedMs,
+      cancel
+    })
+  } finally {
+    cancel.stop()
+  }
   await (service as JobService | undefined)?.close()
 }
 

@@ -21,7 +21,7 @@ import { failureClause } from '../github/read-failure.js'
 import { log } from '../runtime/log.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
-import { decodeId, encodeId, placeOf, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import { decodeId, encodeId, findNotePlace, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
 
 const GROUP_VERSION = 'docs-agent-group-v1'
 /** The group marker: group, job id (both percent-encoded), the mark (a commit id, or `-`), the signature. */
@@ -181,7 +181,7 @@ export async function findGroupPullRequest(
       // The issues API lists issues too: only a pull request can be the group's.
       if (number === undefined || number === 0 || !('pull_request' in entry)) continue
       const pr = { owner, repo, number }
-      const place = placeOf(pr, settings, env)
+      const place = findNotePlace(pr, settings, env)
       if (!place) continue
       const found = await groupMarkerOn(reader, pr, settings, place, group)
       if (found) return { kind: 'found', found: { ...found, pr, url: pullUrl(pr, env) } }

@@ -68,8 +68,3 @@ export function routedGroup(route: Route): GroupRun | null {
   if (route.kind === 'create') return route.group ?? null
   return route.kind === 'message' && route.via === 'group' ? route.group : null
 }
-
-/** The job a route names, or '' for a new one. */
-export function routedJobId(route: Route): string {
-  return route.kind === 'create' ? '' : route.jobId
-}

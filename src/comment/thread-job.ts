@@ -14,7 +14,14 @@ import type { Settings } from '../inputs/settings.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { ActionError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
-import { markedJobs, openReader, placeOf, pullRequestOf, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import {
+  readMarkedJobs,
+  openReader,
+  findNotePlace,
+  parsePullRequestLink,
+  type NoteKey,
+  type NotePlace
+} from './agent-pull-request.js'
 import type { TriggeringComment } from './trigger.js'
 
 /** What the routing needs to know of a job: the service is a later layer, so main.ts hands the read down. */
@@ -42,7 +49,7 @@ export async function findThreadJob(
   if (!token) return null
   const [owner, repo] = request.repository.split('/')
   const thread: PullRequestRef = { owner, repo, number: request.thread.number }
-  const place = placeOf(thread, settings, env)
+  const place = findNotePlace(thread, settings, env)
   const reader = openReader(token, signal, env)
   if (!reader || !place) return null
   const where = `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${thread.number}`
@@ -108,7 +115,7 @@ async function notesOnThread(
     const comments = asArray(
       await reader.get(`${path}?per_page=${perPage}&page=${page}`, "the thread's comments", permission)
     )
-    for (const entry of comments) marked.push(...markedJobs(text(asObject(entry).body), key, place))
+    for (const entry of comments) marked.push(...readMarkedJobs(text(asObject(entry).body), key, place))
     if (comments.length < perPage) break
   }
   return marked
@@ -134,7 +141,7 @@ async function stillTakesMessages(
   } catch {
     return 'yes'
   }
-  const pr = job.prLink ? pullRequestOf(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
+  const pr = job.prLink ? parsePullRequestLink(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
   if (pr && samePullRequest(pr, thread)) return 'own pull request'
   if (ENDED.has(job.status)) return `but that job is ${job.status} and takes no more messages`
   if (!pr) return 'yes'

@@ -1,7 +1,7 @@
 // A push: the commits since the last successful run of this workflow on the branch, so that when
 // concurrency folds a burst of pushes into one run, or a run failed, the next run still tells the
 // agent of every commit. The Actions API names that run's commit; the compare API gives the range.
-import { plural } from '../runtime/words.js'
+import { plural } from '../runtime/plural.js'
 import { FILE_CAP_LINE, linesOf, readPushedCommits, type ChangeFacts, type Comparison } from './facts.js'
 import { shortSha, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, isZeroSha, login, sha, text } from '../github/json-shape.js'

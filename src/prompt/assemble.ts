@@ -3,7 +3,7 @@
 // that carries, for the summary and a dry run (what-leaves.ts).
 import type { Route } from '../comment/route.js'
 import type { ChangeContext } from '../context/change-context.js'
-import { gatherRunContext, logWhatWasKeptBack } from '../context/for-this-run.js'
+import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Deadline } from '../runtime/deadline.js'

@@ -4,7 +4,14 @@
 // and only on a pull request in the repository the job's record names as its source.
 import type { TriggeringComment } from '../comment/trigger.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
-import { isSourceOf, marker, notesOn, openReader, placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
+import {
+  isSourceOf,
+  signMarker,
+  readNotesOn,
+  openReader,
+  findNotePlace,
+  parsePullRequestLink
+} from '../comment/agent-pull-request.js'
 import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
@@ -20,6 +27,7 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 import { groupMarker } from '../comment/group-job.js'
 import { labelGroupPullRequest } from './group-record.js'
+import { EndingOver } from './ending-bound.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 
@@ -43,7 +51,7 @@ export async function leaveAgentNote(
   if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
   const jobId = job.id
   const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
-  const pr = pullRequestOf(job.prLink, serverUrl)
+  const pr = parsePullRequestLink(job.prLink, serverUrl)
   if (!pr) return
   const trigger = settings.noteTrigger
   const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
@@ -60,16 +68,16 @@ export async function leaveAgentNote(
     log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
     return
   }
-  const place = placeOf(pr, settings, env)
+  const place = findNotePlace(pr, settings, env)
   const reader = openReader(token, signal, env)
   if (!reader || !place) return
   try {
-    const notes = await notesOn(reader, pr, settings, place)
+    const notes = await readNotesOn(reader, pr, settings, place)
     if (notes.some((note) => note.verified && note.jobId === jobId)) return
     const { octokit, serverUrl: server } = await loadOctokit(token)
     const signed = group
-      ? `${marker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
-      : marker(settings, place, jobId)
+      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
+      : signMarker(settings, place, jobId)
     const body = noteBody(signed, jobId, comment, trigger, server, env, group?.name)
     // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
     const limit = timeLimit(requestTimeoutMs, signal)
@@ -87,8 +95,10 @@ export async function leaveAgentNote(
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
     if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
   } catch (error) {
+    // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
+    const why = signal.reason instanceof EndingOver ? `${signal.reason.message}.` : noteFailure(error)
     log.notice(
-      `Could not leave a note on ${where} naming job ${jobId}: ${noteFailure(error)} ` +
+      `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
         `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
     )
   } finally {

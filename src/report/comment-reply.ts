@@ -4,7 +4,7 @@ import { formatDuration } from '../runtime/duration.js'
 import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
-import { describeEnding, type JobSoFar, type RunOutcome, type ValueFormat } from './run-ending.js'
+import { describeEnding, type KnownJob, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { isFinal } from '../service/job-record.js'
@@ -18,7 +18,7 @@ import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComme
  */
 export interface CommentReplies {
   /** The run's progress: edits the reply when what it says has changed (the job id, its status). */
-  progress(job: JobSoFar): void
+  progress(job: KnownJob): void
   /**
    * Shows an ending now, without waiting for the run to end (a cancel: the run may be stopped before
    * it can say more); no progress replaces it, and finish still sends the final text.
@@ -26,15 +26,20 @@ export interface CommentReplies {
   showEnding(outcome: RunOutcome, elapsedMs: number): void
   /**
    * Says how the run ended: updates the reply (one GitHub made but did not answer for is looked for
-   * first), or adds one if there is none.
+   * first, while the pull request's details are read), or adds one if there is none; every call
+   * within `bound`, the run's end's time for GitHub (ending-bound.ts).
    */
-  finish(outcome: RunOutcome, elapsedMs: number, pullRequest?: PullRequestDetails | null): Promise<void>
+  finish(
+    outcome: RunOutcome,
+    elapsedMs: number,
+    pullRequest: Promise<PullRequestDetails | null> | PullRequestDetails | null,
+    bound: AbortSignal
+  ): Promise<void>
 }
 
 // A reply is a courtesy: each GitHub call is bounded, and once the run has ended, whatever is left
-// of them (the final reply included) gets this long, no more.
+// of them (the final reply included) shares the ending's bound with its other calls (ending-bound.ts).
 const REPLY_CALL_MS = 10_000
-const REPLY_GRACE_MS = 5000
 
 /**
  * Puts an 👀 reaction on the comment (a review has none) and a reply linking the workflow run,
@@ -59,17 +64,16 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
       const runUrl = runLink(loaded.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
       return { octokit: loaded.octokit, runUrl }
     },
-    place: threadOf(comment),
+    place: placeReplyOn(comment),
     what: 'reply',
     where,
-    requestTimeoutMs: REPLY_CALL_MS,
-    graceMs: REPLY_GRACE_MS
+    requestTimeoutMs: REPLY_CALL_MS
   })
   const opened = (async () => {
     const loaded = await reply.client
     if (!loaded) return null
     if (comment.kind !== 'review') await react(loaded.octokit, comment, reply.call)
-    const posted = await reply.post(loaded, startedReply(loaded.runUrl))
+    const posted = await reply.post(loaded, writeStartedReply(loaded.runUrl))
     if (posted) log.info(`Replied on the ${where}: ${neutralise(String(posted.html_url))}`)
     return loaded
   })().catch((error: unknown) => {
@@ -81,18 +85,22 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     progress: (outcome) => {
       void opened.then((thread) => {
         if (thread && outcome.jobId && !reply.finished && !endingShown && !reply.editRefused) {
-          reply.show(progressReply(outcome, thread.runUrl))
+          reply.show(writeProgressReply(outcome, thread.runUrl))
         }
       })
     },
     showEnding: (outcome, elapsedMs) => {
       endingShown = true
       void opened.then((thread) => {
-        if (thread) reply.show(outcomeReply(outcome, thread.runUrl, elapsedMs))
+        if (thread) reply.show(writeOutcomeReply(outcome, thread.runUrl, elapsedMs))
       })
     },
-    finish: (outcome, elapsedMs, pullRequest = null) =>
-      reply.finish(({ runUrl }) => outcomeReply(outcome, runUrl, elapsedMs, pullRequest), opened)
+    finish: (outcome, elapsedMs, pullRequest, bound) =>
+      reply.finish(
+        async ({ runUrl }) => writeOutcomeReply(outcome, runUrl, elapsedMs, await pullRequest),
+        opened,
+        bound
+      )
   }
 }
 
@@ -119,7 +127,7 @@ async function react(octokit: Octokit, comment: TriggeringComment, call: LiveCom
 }
 
 /** Where the reply goes: under the comment on the diff (its review thread), or on the conversation. */
-function threadOf(comment: TriggeringComment): CommentPlace {
+function placeReplyOn(comment: TriggeringComment): CommentPlace {
   const [owner, repo] = comment.repository.split('/')
   const issue = { owner, repo, issue_number: comment.thread.number }
   if (comment.kind !== 'review comment') {
@@ -148,7 +156,7 @@ function threadOf(comment: TriggeringComment): CommentPlace {
 }
 
 /** The first reply, at once. It never starts with the trigger, so it cannot start a run itself. */
-export function startedReply(runUrl: string): string {
+export function writeStartedReply(runUrl: string): string {
   return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`
 }
 
@@ -157,9 +165,9 @@ export function startedReply(runUrl: string): string {
  * was sent). The waiting mark only while the job works: a final status read before the run ends is said
  * without it, and after a message the job's old final status is not shown as if it were the news.
  */
-export function progressReply(outcome: JobSoFar, runUrl: string): string {
-  const id = ON_THE_THREAD.id(outcome.jobId)
-  const status = outcome.job ? ON_THE_THREAD.status(outcome.job.status) : '`starting`'
+export function writeProgressReply(outcome: KnownJob, runUrl: string): string {
+  const id = VALUES_IN_CODE_SPANS.id(outcome.jobId)
+  const status = outcome.job ? VALUES_IN_CODE_SPANS.status(outcome.job.status) : '`starting`'
   const final = outcome.job !== null && isFinal(outcome.job.status)
   const state = outcome.followUp
     ? final
@@ -175,7 +183,7 @@ export function progressReply(outcome: JobSoFar, runUrl: string): string {
 // service's values go in code spans (no mention, link or image works there; a backslash would not
 // stop a mention), its pull request link included (GitHub would make any https address with a
 // /pull/N path a live link the repository's bot posted), and the whole body is blanked of secrets.
-const ON_THE_THREAD: ValueFormat = {
+const VALUES_IN_CODE_SPANS: ValueFormat = {
   id: (jobId) => codeSpan(neutralise(jobId)),
   status: (status) => codeSpan(neutralise(status)),
   link: (url) => codeSpan(neutralise(url))
@@ -187,13 +195,13 @@ const ON_THE_THREAD: ValueFormat = {
  * so nothing after it does again. Its words are the action's own; the service's and GitHub's only as
  * code spans, and a pull request link only of the shape pull-request-link.ts accepts.
  */
-export function outcomeReply(
+export function writeOutcomeReply(
   outcome: RunOutcome,
   runUrl: string,
   elapsedMs: number,
   pullRequest: PullRequestDetails | null = null
 ): string {
-  const { icon, short } = describeEnding(outcome, ON_THE_THREAD)
+  const { icon, short } = describeEnding(outcome, VALUES_IN_CODE_SPANS)
   const agentDid = pullRequest ? `\n\n${codeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}` : ''
   return blankSecrets(`${icon} ${short}${agentDid}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`)
 }

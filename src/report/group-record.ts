@@ -11,7 +11,7 @@ import {
   type GroupPullRequest,
   type GroupRun
 } from '../comment/group-job.js'
-import { placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
+import { findNotePlace, parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { codePullRequestOf } from '../comment/group-job.js'
 import { formatDuration } from '../runtime/duration.js'
@@ -80,7 +80,7 @@ export async function moveGroupMark(
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<void> {
-  const place = placeOf(found.pr, settings, env)
+  const place = findNotePlace(found.pr, settings, env)
   if (!place || !group.mark || group.mark === found.mark) return
   const where = `pull request #${found.pr.number} of ${found.pr.owner}/${found.pr.repo}`
   const marker = groupMarker(settings, place, found.jobId, group.settings.name, group.mark)
@@ -189,13 +189,12 @@ export function groupStatusBody(status: GroupStatus): string {
 export interface GroupStatusComment {
   /** Shows the status at once (the comment is posted, or the earlier run's edited). */
   show(status: GroupStatus): void
-  /** Shows the final status, within the comment's grace. */
-  finish(status: GroupStatus): Promise<void>
+  /** Shows the final status, within `bound` (the run's end's time for GitHub). */
+  finish(status: GroupStatus, bound: AbortSignal): Promise<void>
 }
 
-// The comment is a courtesy, like the reply on a thread: each call bounded, the last one within its grace.
+// The comment is a courtesy, like the reply on a thread: each call bounded, the last one within the ending's bound.
 const STATUS_CALL_MS = 10_000
-const STATUS_GRACE_MS = 5000
 
 /**
  * The one comment on the code pull request that shows its docs: found by the group's marker (the
@@ -230,8 +229,7 @@ export function startGroupStatusComment(
     place,
     what: 'docs status',
     where: `pull request #${number}`,
-    requestTimeoutMs: STATUS_CALL_MS,
-    graceMs: STATUS_GRACE_MS
+    requestTimeoutMs: STATUS_CALL_MS
   })
   let posted: Promise<unknown> = Promise.resolve()
   let first = true
@@ -241,7 +239,7 @@ export function startGroupStatusComment(
       first = false
       posted = live.client.then((client) => client && live.post(client, groupStatusBody(status)))
     },
-    finish: (status) => live.finish(() => groupStatusBody(status), posted)
+    finish: (status, bound) => live.finish(() => groupStatusBody(status), posted, bound)
   }
 }
 
@@ -376,6 +374,6 @@ export async function recordGroupRun(
   if (delivered === 'message' && found) await moveGroupMark(found, group, settings, signal, env)
   if (!statusComment) return
   const prLink = delivered === 'create' && outcome.job?.status === 'completed' ? outcome.job.prLink : null
-  const fromJob = prLink ? pullRequestOf(prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
-  await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob))
+  const fromJob = prLink ? parsePullRequestLink(prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
+  await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob), signal)
 }

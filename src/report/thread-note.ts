@@ -3,7 +3,7 @@
 // note on the agent's pull request (comment/agent-pull-request.ts signs it for this thread), so that
 // a later request there goes to the same job (comment/thread-job.ts). A follow-up leaves none: the
 // thread already names its job. Bounded, written once, and it never fails the step.
-import { marker, placeOf } from '../comment/agent-pull-request.js'
+import { signMarker, findNotePlace } from '../comment/agent-pull-request.js'
 import type { TriggeringComment } from '../comment/trigger.js'
 import { loadOctokit } from '../github/octokit.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
@@ -14,6 +14,7 @@ import { log } from '../runtime/log.js'
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
+import { EndingOver } from './ending-bound.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 
@@ -32,11 +33,11 @@ export async function leaveThreadNote(
   if (!settings?.githubToken || !request || request.locked) return
   if (!outcome.jobId || outcome.followUp || outcome.ending === 'dry-run' || outcome.ending === 'skipped') return
   const [owner, repo] = request.repository.split('/')
-  const place = placeOf({ owner, repo, number: request.thread.number }, settings, env)
+  const place = findNotePlace({ owner, repo, number: request.thread.number }, settings, env)
   if (!place) return
   const where = `${request.thread.kind} #${request.thread.number}`
   const trigger = settings.noteTrigger
-  const body = threadNoteBody(marker(settings, place, outcome.jobId), outcome.jobId, request.thread.kind, trigger)
+  const body = threadNoteBody(signMarker(settings, place, outcome.jobId), outcome.jobId, request.thread.kind, trigger)
   const limit = timeLimit(requestTimeoutMs, signal)
   try {
     const { octokit } = await loadOctokit(settings.githubToken)
@@ -49,7 +50,9 @@ export async function leaveThreadNote(
     })
     log.info(`Left a note on ${where} naming job ${outcome.jobId}: later ${trigger} requests there go to it.`)
   } catch (error) {
-    const said = neutralise(error instanceof Error ? error.message : String(error), 200)
+    // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened.
+    const cut = signal.reason instanceof EndingOver ? signal.reason.message : ''
+    const said = cut || neutralise(error instanceof Error ? error.message : String(error), 200)
     log.notice(
       `Could not leave a note on ${where} naming job ${outcome.jobId} (${said}); the workflow needs "issues: write" ` +
         `and "pull-requests: write". A later ${trigger} request there then starts a new job. The run is not affected.`

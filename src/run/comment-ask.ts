@@ -1,6 +1,6 @@
 // The first stage of a comment-triggered run: the comment that asked, its instruction (credentials
 // blanked) and the reply on its thread, started at once so that even wrong inputs are answered there.
-import { blankInstruction, hunkBlanker } from '../context/for-this-run.js'
+import { blankInstruction, hunkBlanker } from '../context/run-context.js'
 import type { CommentSettings } from '../inputs/comment-settings.js'
 import { readGithubToken } from '../inputs/settings.js'
 import { readCommentRequest, type TriggeringComment } from '../comment/trigger.js'

@@ -54,11 +54,11 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
     tracker.job = job
     tracker.jobId = job.id
     logStatus(job)
-    replies?.progress(tracker.soFar())
+    replies?.progress(tracker.knownJob())
   }
   const sent = await sendPrompt(service, stage, onJob)
   if (sent === 'waited-out' && group) {
-    return { ending: 'skipped', reason: waitedOutReason(group, settings.timeoutMs), ...tracker.soFar() }
+    return { ending: 'skipped', reason: waitedOutReason(group, settings.timeoutMs), ...tracker.knownJob() }
   }
   cancelled.throwIfAborted()
   const outcome = await followToTheEnd(service, stage, onJob)
@@ -117,7 +117,7 @@ async function sendPrompt(
   setJobIdOutput((tracker.jobId = route.jobId))
   if (route.kind === 'message') {
     tracker.followUp = true
-    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks, tracker.newJobWay)
+    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks)
     deliver(tracker, 'message')
     log.info(`Sent the follow-up message to job ${route.jobId}.`)
     if (job) onJob(job)
@@ -145,7 +145,7 @@ async function followToTheEnd(
   if (tracker.job && isFinal(tracker.job.status) && !followUp) {
     return { ending: 'final', job: tracker.job, jobId, followUp, requirePr: settings.requirePr }
   }
-  if (!settings.wait && route.kind !== 'follow') return { ending: 'created', ...tracker.soFar() }
+  if (!settings.wait && route.kind !== 'follow') return { ending: 'created', ...tracker.knownJob() }
   const windowMs = noSignWindowMs(settings.pollIntervalMs)
   const result = await followJob(service, jobId, tracker.job, {
     pollIntervalMs: settings.pollIntervalMs,

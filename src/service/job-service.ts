@@ -1,8 +1,6 @@
 // The job service's HTTP interface: its paths, headers and status codes, and the one rule of its
 // writes (a create or a follow-up message is never sent twice unless the service surely did not take
 // it). The sentences each failure is told with are in write-sentences.ts, one whole sentence each.
-// A little over 300 lines, on purpose: the write rule and the reads share one transport and one
-// reading of answers, and splitting them would put the rule's two halves in two files.
 import { sleep, type Deadline } from '../runtime/deadline.js'
 import { DeadlineError } from '../runtime/errors.js'
 import {
@@ -17,10 +15,10 @@ import { tryingAgain } from '../runtime/duration.js'
 import { backoffMs, retryAfterMs } from '../net/retry-policy.js'
 import { ServicePolicy } from './service-policy.js'
 import { isUnresolvedHost } from '../net/host-names.js'
-import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
+import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-excerpt.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
 import { ServiceError } from './service-error.js'
-import { createSentences, messageSentences, type NewJobWay, type WriteSentences } from './write-sentences.js'
+import { createSentences, messageSentences, type WriteSentences } from './write-sentences.js'
 
 /**
  * A write (a create or a follow-up message): where it goes, how its answer is judged, and the
@@ -36,7 +34,7 @@ interface Write {
    * message, which has no status of its own.
    */
   surelyTakenStatus: number | null
-  says: WriteSentences
+  sentences: WriteSentences
 }
 
 export interface WriteHooks {
@@ -81,8 +79,8 @@ export class JobService {
   /** Creates the job, under the writes' rule (see write). */
   async createJob(prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job> {
     const { projectId, baseUrl } = this.options
-    const says = createSentences(projectId, baseUrl)
-    return this.write({ url: this.jobsUrl, jobId: null, surelyTakenStatus: 201, says }, prompt, deadline, hooks)
+    const sentences = createSentences(projectId, baseUrl)
+    return this.write({ url: this.jobsUrl, jobId: null, surelyTakenStatus: 201, sentences }, prompt, deadline, hooks)
   }
 
   /**
@@ -91,18 +89,11 @@ export class JobService {
    * (said through hooks.log): the job is known, so it can be followed all the same. A refusal (400,
    * 404) fails: a new job is never created instead.
    */
-  async sendMessage(
-    jobId: string,
-    prompt: string,
-    deadline: Deadline,
-    hooks: WriteHooks = {},
-    /** How to start a new job instead, said after a refusal: by default, the action without jobId. */
-    newJobWay?: NewJobWay
-  ): Promise<Job | null> {
+  async sendMessage(jobId: string, prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job | null> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
-    const says = messageSentences(jobId, this.options.projectId, this.options.baseUrl, newJobWay)
+    const sentences = messageSentences(jobId, this.options.projectId, this.options.baseUrl)
     try {
-      return await this.write({ url, jobId, surelyTakenStatus: null, says }, prompt, deadline, hooks)
+      return await this.write({ url, jobId, surelyTakenStatus: null, sentences }, prompt, deadline, hooks)
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind !== 'takenUnread') throw error
       hooks.log?.(error.message)
@@ -123,7 +114,7 @@ export class JobService {
   private async write(write: Write, prompt: string, deadline: Deadline, hooks: WriteHooks): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? ServicePolicy.create
     for (let attempt = 1; ; attempt++) {
-      this.mayStartWrite(deadline, write.says)
+      this.mayStartWrite(deadline, write.sentences)
       let failure: unknown
       try {
         return await this.writeOnce(write, prompt, deadline, () => hooks.onSending?.(true))
@@ -147,10 +138,10 @@ export class JobService {
    * its time is up by the clock, even if the deadline's timer has not fired yet. Either way nothing
    * was sent, so no job was made and no message delivered.
    */
-  private mayStartWrite(deadline: Deadline, says: WriteSentences): void {
+  private mayStartWrite(deadline: Deadline, sentences: WriteSentences): void {
     if (deadline.signal.aborted && !deadline.timeUp.aborted) throw deadline.signal.reason
     if (deadline.timeUp.aborted || deadline.remainingMs() <= 0) {
-      throw this.writeFailure(new DeadlineError(), { written: false, status: null }, says)
+      throw this.writeFailure(new DeadlineError(), { written: false, status: null }, sentences)
     }
   }
 
@@ -222,7 +213,7 @@ export class JobService {
 
   /** Sends a write once; the caller decides whether a failure is worth another try. */
   private async writeOnce(
-    { url, jobId, surelyTakenStatus, says }: Write,
+    { url, jobId, surelyTakenStatus, sentences }: Write,
     prompt: string,
     deadline: Deadline,
     onWritten: () => void
@@ -245,7 +236,7 @@ export class JobService {
       })
       this.answered = true
     } catch (error) {
-      throw this.writeFailure(error, progress, says)
+      throw this.writeFailure(error, progress, sentences)
     } finally {
       deadline.signal.removeEventListener('abort', onCancel)
     }
@@ -259,39 +250,40 @@ export class JobService {
         const why = response.truncated
           ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
           : `it is not a job record${because(problem ?? 'it names another job')}: ${excerpt(response)}`
-        throw new ServiceError(says.takenUnread(status, why), 'takenUnread')
+        throw new ServiceError(sentences.takenUnread(status, why), 'takenUnread')
       }
       throw new ServiceError(
-        says.notAJobRecord(status, excerpt(response), job?.id ?? null, because(problem)),
+        sentences.notAJobRecord(status, excerpt(response), job?.id ?? null, because(problem)),
         'uncertain'
       )
     }
     if (status === 429) {
-      throw new ServiceError(says.rateLimited(), 'notTaken', retryAfterMs(response.headers['retry-after']))
+      throw new ServiceError(sentences.rateLimited(), 'notTaken', retryAfterMs(response.headers['retry-after']))
     }
-    if (status >= 500) throw new ServiceError(says.serverFailed(status, excerpt(response)), 'uncertain')
-    if (status === 400 || status === 404) throw new ServiceError(says.refused(status, excerpt(response)), 'refused')
+    if (status >= 500) throw new ServiceError(sentences.serverFailed(status, excerpt(response)), 'uncertain')
+    if (status === 400 || status === 404)
+      throw new ServiceError(sentences.refused(status, excerpt(response)), 'refused')
     throw new ServiceError(this.refusal(response, 'write'), 'fatal')
   }
 
   /** What a write that got no complete answer means: not sent, taken but unread, or unknown. */
-  private writeFailure(error: unknown, progress: RequestProgress, says: WriteSentences): unknown {
+  private writeFailure(error: unknown, progress: RequestProgress, sentences: WriteSentences): unknown {
     const answered2xx = progress.status !== null && progress.status >= 200 && progress.status < 300
     if (answered2xx && (error instanceof DeadlineError || error instanceof NetworkError)) {
       const why = error instanceof DeadlineError ? 'the timeout ran out while it arrived' : error.message
-      return new ServiceError(says.takenUnread(progress.status as number, why), 'takenUnread')
+      return new ServiceError(sentences.takenUnread(progress.status as number, why), 'takenUnread')
     }
     if (error instanceof DeadlineError) {
       return progress.written
-        ? new ServiceError(says.timedOutUnanswered(), 'uncertain')
-        : new ServiceError(says.timedOutBeforeSent(), 'fatal')
+        ? new ServiceError(sentences.timedOutUnanswered(), 'uncertain')
+        : new ServiceError(sentences.timedOutBeforeSent(), 'fatal')
     }
     if (!(error instanceof NetworkError)) return error
-    if (error.refusedLocally) return new ServiceError(says.refusedOnTheRunner(error.message), 'fatal')
+    if (error.refusedLocally) return new ServiceError(sentences.refusedOnTheRunner(error.message), 'fatal')
     // Surely not sent, and asking again would only say the same: the address is wrong.
-    if (this.neverResolved(error)) return new ServiceError(says.unreachable(error.message), 'fatal')
-    if (error.notSent) return new ServiceError(says.unreachable(error.message), 'notTaken')
-    return new ServiceError(says.noAnswer(error.message), 'uncertain')
+    if (this.neverResolved(error)) return new ServiceError(sentences.unreachable(error.message), 'fatal')
+    if (error.notSent) return new ServiceError(sentences.unreachable(error.message), 'notTaken')
+    return new ServiceError(sentences.noAnswer(error.message), 'uncertain')
   }
 
   /** 3xx, 401, 403 and anything else unexpected, for a read or a write. */

@@ -1,8 +1,8 @@
 // Every sentence a failed write (a create or a follow-up message) is told with, whole: what happened,
 // and what to do. A line from a user's log is found here by searching for its words. The two writes
 // fail the same ways, and JobService.write decides which; each kind of failure has one sentence per
-// write, side by side.
-import { FRESH_FLAG } from '../inputs/comment-settings.js'
+// write, side by side. How to start a new job instead of one that refused a message is the ending's
+// to say (report/run-ending.ts): it depends on how the run named the job.
 
 /** The sentences of one write, by failure. */
 export interface WriteSentences {
@@ -65,27 +65,7 @@ export function createSentences(projectId: string, baseUrl: string): WriteSenten
   }
 }
 
-/**
- * How the person who asked can start a new job instead of following up this one: by running the
- * action without jobId, or, on the agent's pull request (where they gave no jobId), by commenting the
- * trigger with --new.
- */
-export type NewJobWay = { by: 'input' } | { by: 'comment'; trigger: string }
-
-/** The sentence that names the way to a new job after a refused message. */
-export function newJobSentence(way: NewJobWay): string {
-  return way.by === 'comment'
-    ? `To start a new job, comment \`${way.trigger} ${FRESH_FLAG} <instruction>\` on the pull request.`
-    : 'To start a new job, run this action without jobId.'
-}
-
-export function messageSentences(
-  jobId: string,
-  projectId: string,
-  baseUrl: string,
-  /** How to start a new job instead, said after a refusal. */
-  newJobWay: NewJobWay = { by: 'input' }
-): WriteSentences {
+export function messageSentences(jobId: string, projectId: string, baseUrl: string): WriteSentences {
   // The sentence of every failure after which the message may have reached the job: said once here, whole.
   const mayHaveReached =
     `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
@@ -106,10 +86,9 @@ export function messageSentences(
     refused: (status, excerpt) =>
       status === 404
         ? `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 404: ${excerpt}): the job is not ` +
-          `in this project, or takes no more messages. Check jobId and projectId. No new job was created. ` +
-          newJobSentence(newJobWay)
+          `in this project, or takes no more messages. Check jobId and projectId. No new job was created.`
         : `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 400: ${excerpt}): a job that is ` +
-          `archived or failed may take no more messages. No new job was created. ${newJobSentence(newJobWay)}`,
+          `archived or failed may take no more messages. No new job was created.`,
     timedOutBeforeSent: () =>
       `The timeout ran out before the message to job ${jobId} could be sent to ${baseUrl}. The message did not reach ` +
       `job ${jobId}; check that baseUrl is reachable from the runner, or raise the timeout.`,

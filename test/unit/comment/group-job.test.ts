@@ -1,7 +1,7 @@
 // The pure parts of a group: its label, the signed group marker (what it covers, and that it leaves the
 // job's marker as it was), and moving the mark by rewriting the marker in a note.
 import { describe, expect, it } from 'vitest'
-import { marker, markedJobs, type NotePlace } from '../../../src/comment/agent-pull-request.js'
+import { signMarker, readMarkedJobs, type NotePlace } from '../../../src/comment/agent-pull-request.js'
 import {
   GROUP_LABEL_PREFIX,
   groupLabel,
@@ -49,23 +49,23 @@ describe('the group marker', () => {
   })
 
   it("leaves the job's marker as it was: a note with both still routes /docs comments to the job", () => {
-    const note = `${marker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)}\n📝 text`
-    expect(markedJobs(note, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: true }])
+    const note = `${signMarker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)}\n📝 text`
+    expect(readMarkedJobs(note, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: true }])
   })
 })
 
 describe('moving the mark', () => {
   it("rewrites this group's marker only, keeping the rest of the note", () => {
     const other = groupMarker(KEY, PLACE, 'job_1', 'another', MARK)
-    const note = `${marker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)}\n${other}\n📝 text`
+    const note = `${signMarker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)}\n${other}\n📝 text`
     const next = withGroupMarker(note, GROUP, groupMarker(KEY, PLACE, 'job_1', GROUP, 'c'.repeat(40)))
     expect(markedGroups(next, KEY, PLACE, GROUP)).toEqual([{ jobId: 'job_1', mark: 'c'.repeat(40), verified: true }])
     expect(markedGroups(next, KEY, PLACE, 'another')).toEqual([{ jobId: 'job_1', mark: MARK, verified: true }])
-    expect(markedJobs(next, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: true }])
+    expect(readMarkedJobs(next, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: true }])
     expect(next.endsWith('\n📝 text')).toBe(true)
   })
 
-  it('adds the marker at the top of a note that has none', () => {
+  it('adds the signMarker at the top of a note that has none', () => {
     const line = groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)
     expect(withGroupMarker('📝 text', GROUP, line)).toBe(`${line}\n📝 text`)
   })

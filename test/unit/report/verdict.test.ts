@@ -21,7 +21,7 @@ function job(status: string, prLink: string | null = null, extra: Partial<Job> =
 const PR = 'https://github.com/o/r/pull/9'
 const FOLLOW_AGAIN = 'To follow it again, run this action with jobId: job_7 and no prompt'
 
-describe('verdictOf', () => {
+describe('the verdict of an ending: the summary heading and next step', () => {
   it.each<[string, RunOutcome, string, string]>([
     [
       'a pull request',
@@ -161,7 +161,7 @@ describe('verdictOf', () => {
   })
 })
 
-describe('followedAJob', () => {
+describe('whether an ending followed a job', () => {
   it('is true once a job was followed, and false for a dry run, a job not followed, or no job', () => {
     expect(describeEnding({ ending: 'timeout', job: job('active'), jobId: 'job_7' }).followed).toBe(true)
     expect(describeEnding({ ending: 'final', job: job('completed'), jobId: 'job_7' }).followed).toBe(true)
