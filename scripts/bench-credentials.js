@@ -90,7 +90,7 @@ function leaks(text, secret) {
 const ruleCount = rules.size
 const wholeRules = [...rules.values()].filter((r) => r.caught === r.total).length
 console.log(
-  `Credential samples: ${samples.length} (${ruleCount} formats: gitleaks' rule list and the connection strings of issue 20, ${perFormat} values each, in 4 settings)`
+  `Credential samples: ${samples.length} (${ruleCount} formats: gitleaks' rule list and connection strings with a password, ${perFormat} values each, in 4 settings)`
 )
 console.log(
   `Blanked: ${caught} of ${samples.length}, ${pct(caught, samples.length)}; formats caught in every sample: ${wholeRules} of ${ruleCount}\n`

@@ -2,8 +2,8 @@
 // Real-shape credential samples for `npm run bench:credentials`, generated afresh at each run from
 // each format's public shape with a seeded generator (the same seed gives the same corpus; nothing
 // here is a real credential, and no sample is stored in the repository). One entry per rule of
-// gitleaks' public rule list (its ids name the formats, so the recall is comparable), plus the
-// connection strings the project's issue 20 names. Each value is embedded four ways: a diff line,
+// gitleaks' public rule list (its ids name the formats, so the recall is comparable), plus
+// connection strings with a password in them (Redis, JDBC, .NET and MongoDB). Each value is embedded four ways: a diff line,
 // an environment assignment, a JSON value and a commit message.
 
 // The soak's seeded generator (mulberry32): the same seed gives the same corpus on every run.

@@ -1,6 +1,5 @@
 import { decideRoute, routedGroup, type Route } from './comment/route.js'
-import { readCommentSettings } from './inputs/comment-settings.js'
-import { describeSettings, maskSecrets, readSettings, type Settings } from './inputs/settings.js'
+import { describeSettings, maskSecrets, readFirstInputs, readSettings, type Settings } from './inputs/settings.js'
 import { describeTimingInForce } from './inputs/timing-notes.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
 import { preparePrompt, type Prepared } from './prompt/assemble.js'
@@ -38,12 +37,12 @@ export async function run(): Promise<void> {
 
   const runToEnding = async (): Promise<RunOutcome> => {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
-    // to say that the workflow's inputs are wrong), so the comment's settings are read first.
-    const commentSettings = readCommentSettings()
-    const asked = await readCommentAsk(commentSettings, cancel.signal)
+    // to say that the workflow's inputs are wrong), so the comment's settings and the token are read first.
+    const first = readFirstInputs()
+    const asked = await readCommentAsk(first, cancel.signal)
     if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
-    settings = readSettings(process.env, commentSettings)
+    settings = readSettings(process.env, first)
     log.debug(`Settings: ${describeSettings(settings)}`)
     log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
     checkProxyVariables()

@@ -1,8 +1,7 @@
 // The first stage of a comment-triggered run: the comment that asked, its instruction (credentials
 // blanked) and the reply on its thread, started at once so that even wrong inputs are answered there.
 import { blankInstruction, hunkBlanker } from '../context/run-context.js'
-import type { CommentSettings } from '../inputs/comment-settings.js'
-import { readGithubToken } from '../inputs/settings.js'
+import type { FirstInputs } from '../inputs/settings.js'
 import { readCommentRequest, type TriggeringComment } from '../comment/trigger.js'
 import { readLabelRequest } from '../comment/label-request.js'
 import { readEventPayload } from '../github/event.js'
@@ -24,11 +23,11 @@ export interface CommentAsk {
 
 /**
  * The comment (or the label: comment/label-request.ts) that asked for the job, or why it starts none;
- * null when the run is neither comment-triggered nor a label request (`settings` null: see
+ * null when the run is neither comment-triggered nor a label request (`comment` null: see
  * readCommentSettings). `cancelled` bounds the read of who labelled.
  */
 export async function readCommentAsk(
-  settings: CommentSettings | null,
+  { comment: settings, githubToken }: FirstInputs,
   cancelled: AbortSignal = new AbortController().signal
 ): Promise<CommentAsk | { skipped: string } | null> {
   if (!settings) return null
@@ -37,14 +36,14 @@ export async function readCommentAsk(
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
   const hunk = eventName === 'pull_request_review_comment' ? await hunkBlanker() : null
   const request = isRequestEvent(eventName, payload)
-    ? await readLabelRequest(settings, payload, readGithubToken(), cancelled)
+    ? await readLabelRequest(settings, payload, githubToken, cancelled)
     : readCommentRequest({ ...settings, blankHunk: hunk?.blank })
   if (!request.start) return { skipped: request.reason }
   const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
   const instruction = await blankInstruction(request.prompt, hunk?.blanked, from)
   const replies = request.comment.locked
     ? lockedThread(request.comment)
-    : startCommentReplies(request.comment, readGithubToken())
+    : startCommentReplies(request.comment, githubToken)
   return { comment: request.comment, instruction, fresh: request.fresh, replies }
 }
 

@@ -1,9 +1,10 @@
-// Credentials never leave, end to end through the bundle (issue 20): real-shape samples of every
-// format in the scan's corpus (scripts/credential-samples.js: gitleaks' rule list, generated from
-// each format's shape with a seeded generator) planted in a push's diffs and commit messages with
-// `context: diff`, and in a comment's instruction; the four paths the issue found open (invisible
-// characters inside a token, a review hunk cut past a key's BEGIN line, secret files renamed, SendGrid
-// keys of other lengths); promptFile's text. What matters is the prompt the stand-in service received.
+// Credentials never leave, end to end through the bundle: real-shape samples of every format in the
+// scan's corpus (scripts/credential-samples.js: gitleaks' rule list, generated from each format's
+// shape with a seeded generator) planted in a push's diffs and commit messages with `context: diff`,
+// and in a comment's instruction; four ways a credential got past the scan before (invisible
+// characters inside a token, a review hunk cut past a key's BEGIN line, secret files renamed,
+// SendGrid keys of other lengths); promptFile's text. What matters is the prompt the stand-in
+// service received.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// What a person sees at the end of a run (issue 22), through the bundled action: every ending leaves a
+// What a person sees at the end of a run, through the bundled action: every ending leaves a
 // job summary whose heading leads with the verdict and names the job when there is one, then the next
 // step; a run that ends before any job exists says so; a dry run has no empty rows; a completed job
 // whose pull request the token can read shows its title, state, files and lines, in the summary and in

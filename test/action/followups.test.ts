@@ -271,3 +271,20 @@ describe.concurrent('the prNumber output', () => {
     expect(run.outputs).toMatchObject({ prLink: 'https://github.com/example/docs/pull/78', prNumber: '78' })
   })
 })
+
+describe.concurrent('a follow-up is not done on the strength of its own answer', () => {
+  it("the message's answer reads active, the next reads the old completed: the run waits for the new work", async (test) => {
+    const service = await standIn(test, {
+      plan: { activeReads: 1 },
+      staleReadsAfterMessage: 2,
+      freshMessageAnswer: true,
+      messagePlan: { activeReads: 1, prLink: 'https://github.com/example/docs/pull/77' }
+    })
+    const jobId = service.seedJob()
+    const run = await runAction({ inputs: inputsFor(service, { jobId, prompt: 'Also say --force never asks' }) })
+
+    expect(run.code).toBe(0)
+    expect(service.requestsOf('GET')).toHaveLength(4)
+    expect(run.outputs.prLink).toBe('https://github.com/example/docs/pull/77')
+  })
+})

@@ -166,6 +166,22 @@ describe.concurrent('a labelled issue', () => {
     }
   })
 
+  it('with a context, the section says who labelled which issue, and the issue is not sent twice', async () => {
+    const s = await standIns()
+    try {
+      const run = await s.label({ body: 'Explain the backoff.' }, { context: 'changes' })
+
+      expect(run.code).toBe(0)
+      const [create] = s.creates()
+      expect(create.prompt).toContain(
+        `Event: @octo-maintainer labelled issue #${ISSUE} "Retries are not documented" (${SERVER}/${REPO}/issues/${ISSUE}).`
+      )
+      expect(create.prompt.split('Explain the backoff.')).toHaveLength(2)
+    } finally {
+      await s.close()
+    }
+  })
+
   it('opened with the label by an author who may ask: no permission read, the payload says who they are', async () => {
     const s = await standIns()
     try {
@@ -369,6 +385,30 @@ describe.concurrent('the issue keeps its job', () => {
           /Issue #12 kept job \S+, but its pull request #31 is merged: this request starts a new job/
         )
         expect(s.notesOn(ISSUE)).toHaveLength(2)
+      } finally {
+        await s.close()
+      }
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'once the job is archived, the next request creates a job: nothing is sent to the archived one',
+    async () => {
+      const s = await standIns({
+        ...OPENS_PRS,
+        plan: (n) => ({ activeReads: 1, final: n === 1 ? 'archived' : 'completed', repository: SOURCE })
+      })
+      try {
+        const first = await s.label()
+        const next = await s.comment('/docs now the retry budget')
+
+        expect(next.code).toBe(0)
+        expect(s.messages()).toHaveLength(0)
+        expect(s.creates()).toHaveLength(2)
+        expect(next.stdout).toContain(
+          `Issue #12 kept job ${first.outputs.jobId}, but that job is archived and takes no more messages: this request starts a new job`
+        )
       } finally {
         await s.close()
       }

@@ -1,4 +1,4 @@
-// What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
+// What the replies on the thread say. (That they get there is test/action/comment-action.test.ts.)
 import { describe, expect, it, vi } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
 import { runLink } from '../../../src/github/octokit.js'

@@ -1,4 +1,5 @@
-// The bundled action, run as the runner runs it, against the stand-in service.
+// The bundled action, run as the runner runs it, against the stand-in service: a job created and
+// followed to its end, its outputs and summary, and the inputs checked before any request.
 import { afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
