@@ -1,4 +1,4 @@
-import { decideRoute } from './comment/route.js'
+import { decideRoute, routedGroup, type Route } from './comment/route.js'
 import { describeSettings, maskSecrets, readFirstInputs, readSettings, type Settings } from './inputs/settings.js'
 import { describeTimingInForce } from './inputs/timing-notes.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
@@ -8,6 +8,8 @@ import { readCommentAsk, showCancelOnThread, type CommentAsk } from './run/comme
 import { JobTracker } from './run/job-tracker.js'
 import { sendAndFollow } from './run/send-and-follow.js'
 import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
+import { showGroupOnCodePullRequest, tellCodeClosed } from './run/group-stage.js'
+import type { GroupStatusComment } from './report/group-record.js'
 import { CANCEL_GRACE_MS, watchForCancel } from './runtime/cancel.js'
 import { startDeadline } from './runtime/deadline.js'
 import { log } from './runtime/log.js'
@@ -30,6 +32,8 @@ export async function run(): Promise<void> {
   let settings: Settings | null = null
   let prepared: Prepared | null = null
   let service: JobService | undefined
+  let route: Route | null = null
+  let groupStatus: GroupStatusComment | null = null
 
   const runToEnding = async (): Promise<RunOutcome> => {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
@@ -47,8 +51,12 @@ export async function run(): Promise<void> {
     // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
     const reader = service
     const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
-    const route = await decideRoute(settings, ask, deadline.signal, readJob)
+    route = await decideRoute(settings, ask, deadline.signal, readJob)
     cancel.signal.throwIfAborted()
+    // A group's code pull request closed: its docs pull request is told, and nothing is sent.
+    const closed = await tellCodeClosed(route, settings, deadline.signal)
+    if (closed) return { ending: 'skipped', reason: closed, ...tracker.knownJob() }
+    groupStatus = showGroupOnCodePullRequest(route, settings)
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
     if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
     prepared = made
@@ -73,12 +81,26 @@ export async function run(): Promise<void> {
     outcome = failedOutcome(error, tracker)
   }
   announceOnce(outcome)
-  const { writeStarted } = tracker
+  const { writeStarted, delivered } = tracker
   const elapsedMs = Date.now() - startedAt
+  // Set inside runToEnding: the compiler does not see it there.
+  const routed = route as Route | null
+  const group = routed && routedGroup(routed)
   try {
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
     // step before the summary, the reply and the note are written.
-    await tellEnding({ outcome, ask, settings, prepared, writeStarted, elapsedMs, cancel })
+    await tellEnding({
+      outcome,
+      ask,
+      settings,
+      prepared,
+      writeStarted,
+      delivered,
+      group,
+      groupStatus,
+      elapsedMs,
+      cancel
+    })
   } finally {
     cancel.stop()
   }

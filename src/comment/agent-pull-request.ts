@@ -219,11 +219,11 @@ export function findNotePlace(
 }
 
 /** A job id as the marker holds it: percent-encoded, so no id can end the HTML comment or hold a blank. */
-function encodeId(jobId: string): string {
+export function encodeId(jobId: string): string {
   return encodeURIComponent(jobId).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }
 
-function decodeId(encoded: string): string | null {
+export function decodeId(encoded: string): string | null {
   try {
     return decodeURIComponent(encoded)
   } catch {
@@ -232,7 +232,7 @@ function decodeId(encoded: string): string | null {
 }
 
 /** Compares two signatures in constant time. */
-function sameText(given: string, expected: string): boolean {
+export function sameText(given: string, expected: string): boolean {
   const a = Buffer.from(given)
   const b = Buffer.from(expected)
   return a.length === b.length && timingSafeEqual(a, b)

@@ -21,7 +21,9 @@ export async function gatherRunContext(
   settings: Pick<Settings, 'context' | 'contextLimit' | 'githubToken'>,
   promptFromComment: boolean,
   deadline: Deadline,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  /** A group's mark: the changes since this commit (see ChangeContextRequest.since). */
+  since = ''
 ): Promise<ChangeContext | null> {
   if (settings.context === 'none') {
     const notice = allSkippedWithoutContext(env)
@@ -47,7 +49,8 @@ export async function gatherRunContext(
       token: settings.githubToken,
       promptFromComment,
       signal,
-      maxMs
+      maxMs,
+      ...(since && { since })
     },
     env
   )

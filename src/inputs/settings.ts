@@ -4,6 +4,7 @@ import { isCommentEvent, readEventPayload } from '../github/event.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
+import { readGroupSettings, type GroupSettings } from './group-settings.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
@@ -55,6 +56,8 @@ interface SettingsFields {
   dryRun: boolean
   /** The trigger as the note on the agent's pull request names it, in any run: the default when the input is unusable. */
   noteTrigger: string
+  /** Runs that share one docs pull request (the group input, and docsRepository); null without one. */
+  group: GroupSettings | null
 }
 
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
@@ -190,7 +193,8 @@ function readCheckedSettings(
     contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
     githubToken,
     dryRun: readBoolean(Input.dryRun, false),
-    noteTrigger: readNoteTrigger()
+    noteTrigger: readNoteTrigger(),
+    group: readGroupSettings(env)
   }
 }
 

@@ -25,6 +25,8 @@ import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
+import { groupMarker } from '../comment/group-job.js'
+import { labelGroupPullRequest } from './group-record.js'
 import { EndingOver } from './ending-bound.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
@@ -41,7 +43,9 @@ export async function leaveAgentNote(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   comment: TriggeringComment | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
+  group?: { name: string; mark: string }
 ): Promise<void> {
   const { job } = outcome
   if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
@@ -71,7 +75,10 @@ export async function leaveAgentNote(
     const notes = await readNotesOn(reader, pr, settings, place)
     if (notes.some((note) => note.verified && note.jobId === jobId)) return
     const { octokit, serverUrl: server } = await loadOctokit(token)
-    const body = noteBody(signMarker(settings, place, jobId), jobId, comment, trigger, server, env)
+    const signed = group
+      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
+      : signMarker(settings, place, jobId)
+    const body = noteBody(signed, jobId, comment, trigger, server, env, group?.name)
     // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
     const limit = timeLimit(requestTimeoutMs, signal)
     try {
@@ -86,6 +93,7 @@ export async function leaveAgentNote(
       limit.clear()
     }
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
+    if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const why = signal.reason instanceof EndingOver ? `${signal.reason.message}.` : noteFailure(error)
@@ -105,7 +113,8 @@ export function noteBody(
   comment: TriggeringComment | null,
   trigger: string,
   serverUrl: string,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  group?: string
 ): string {
   const repository = comment?.repository ?? env.GITHUB_REPOSITORY ?? ''
   const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
@@ -116,7 +125,11 @@ export function noteBody(
     `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
       `${asked ? ` (${asked})` : ''}.\n\n` +
       `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
-      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
+      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.` +
+      (group
+        ? `\n\nThis is the docs pull request of group ${oneLineCodeSpan(group)}: while it is open, later runs with that group ` +
+          `send their changes to the same job.`
+        : '')
   )
 }
 

@@ -17,6 +17,8 @@ export class JobTracker {
   writeInFlight = false
   /** A create or a message started to go out: from then on the service may have it. */
   writeStarted = false
+  /** What the service said it took from this run: the jobCreated output, and whether a group's mark moves. */
+  delivered?: 'create' | 'message'
 
   /** The job as the run knows it so far, without the tracker's own bookkeeping. */
   knownJob(): KnownJob {

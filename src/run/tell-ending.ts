@@ -2,6 +2,8 @@
 // look: the job summary, the reply on the thread, the note on the pull request the job opened, and
 // the note on the thread that asked (when its request made the job).
 import { leaveAgentNote } from '../report/agent-note.js'
+import type { GroupRun } from '../comment/group-job.js'
+import { recordGroupRun, type GroupStatusComment } from '../report/group-record.js'
 import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
@@ -49,6 +51,11 @@ export interface EndingTold {
   prepared: Prepared | null
   /** A create or a message started to go out: the summary says whether the prompt was sent. */
   writeStarted: boolean
+  /** What the service took from the run: a create's pull request becomes a group's, a message moves its mark. */
+  delivered?: 'create' | 'message'
+  /** The run's group, when its route carries one, and its comment on the code pull request if there is one. */
+  group: GroupRun | null
+  groupStatus: GroupStatusComment | null
   elapsedMs: number
   /** The run's cancel watch: the ending is told under it, within what its grace has left. */
   cancel: Pick<CancelWatch, 'signal' | 'graceLeftMs'>
@@ -68,6 +75,9 @@ export async function tellEnding({
   settings,
   prepared,
   writeStarted,
+  delivered,
+  group,
+  groupStatus,
   elapsedMs,
   cancel
 }: EndingTold): Promise<void> {
@@ -77,7 +87,15 @@ export async function tellEnding({
   const detailsLimit = timeLimit(ENDING_DETAILS_MS, bound.signal, cancel.signal)
   try {
     const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal)
-    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal)
+    // A job the group's run created makes its pull request the group's, with the mark in the note;
+    // then the group's mark, label and code pull request comment (report/group-record.ts).
+    const groupNote =
+      group && delivered === 'create' && group.lookup.kind !== 'unreadable'
+        ? { name: group.settings.name, mark: group.mark }
+        : undefined
+    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, process.env, groupNote).then(
+      () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus)
+    )
     // A run cancelled before its ending leaves no note on the thread, as the cancel asked; one
     // cancelled while the ending is told still does (the ending was decided).
     const threadNoteSignal = cancel.signal.aborted ? cancel.signal : bound.signal

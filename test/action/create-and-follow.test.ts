@@ -35,7 +35,8 @@ describe('a job followed to its end', () => {
       model: 'docs-agent-large',
       sourceRepository: 'https://github.com/example/docs',
       sourceRef: 'main',
-      createdAt: job.createdAt
+      createdAt: job.createdAt,
+      jobCreated: 'true'
     })
     expect(service.requestsOf('GET').every((r) => r.path === `/v2/agent/docs/job/${job.id}`)).toBe(true)
     expect(run.stdout).toContain(`Job ${job.id} completed and opened a pull request: ${job.prLink}`)

@@ -54,7 +54,8 @@ describe.concurrent('a follow-up message', () => {
     expect(run.outputs).toMatchObject({
       jobId,
       status: 'completed',
-      prLink: 'https://github.com/example/docs/pull/77'
+      prLink: 'https://github.com/example/docs/pull/77',
+      jobCreated: 'false'
     })
     expect(run.stdout).toContain(`Sent the follow-up message to job ${jobId}.`)
     expect(run.stdout).toMatch(
@@ -136,6 +137,8 @@ describe.concurrent('a follow-up message', () => {
     const run = await followUp(service, 'job_404_gone')
 
     expect(run.code).toBe(1)
+    // Refused: nothing was sent, so neither true nor false.
+    expect(run.outputs.jobCreated).toBeUndefined()
     expect(lines(run, 'error')).toEqual([
       expect.stringMatching(
         /^::error::Job job_404_gone in project docs refused the follow-up message \(HTTP 404: Job not found\): .*No new job was created/
