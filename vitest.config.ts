@@ -21,7 +21,7 @@ export default defineConfig({
   plugins: [withoutParserSourceMaps],
   test: {
     // GitHub's workflow parser imports its JSON schema without `with { type: 'json' }`, which Node
-    // refuses: Vite reads the package instead (test/unit/readme.test.ts).
+    // refuses: Vite reads the package instead (test/unit/project/readme.test.ts).
     server: { deps: { inline: ['@actions/workflow-parser'] } },
     // The action-level tests run the bundle the current src/ builds.
     globalSetup: ['test/support/build-action.ts'],

@@ -7,16 +7,25 @@
 // - false positives: ordinary text, this project's history (`git log -p`) and the READMEs, sources and
 //   package.json files of the installed packages under node_modules (read here, nothing downloaded);
 //   every line the scan changed is printed so that a reader can judge it;
-// - speed: milliseconds per 1,000 lines, on ordinary text and on text dense with credentials.
-// `npm run bench:credentials [-- --per-format N] [-- --history <range>]`; exits 1 below 95 % recall
-// or with any line of the installed packages changed. This project's history is listed, not counted
+// - recall through encodings: every self-naming format right after each escape (`\n`, `%3D`, …), split
+//   by a line continuation, or URL-encoded whole, in a diff and in a pull request's body;
+// - false positives on public values: a corpus of vendors' published examples, fingerprints, cache
+//   and idempotency keys, page tokens and digests as docs write them (credential-public-values.js);
+// - speed: milliseconds per 1,000 lines, on ordinary text and on text dense with credentials; and
+//   for each hostile shape (credential-hostile.js), the time for 4 MiB against 1 MiB, and against
+//   ordinary text of the same size.
+// `npm run bench:credentials [-- --per-format N] [-- --history <range>]`; exits 1 below 95 % recall,
+// below 100 % through encodings, with any line of the installed packages changed, or when 4 times a
+// hostile text takes more than 8 times as long. This project's history is listed, not counted
 // against it: the scan's own tests hold credential-shaped fixtures on purpose, which must be blanked.
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { credentialSamples, SECRET_FILE_SAMPLES } from './credential-samples.js'
+import { HOSTILE_SHAPES, ordinaryText } from './credential-hostile.js'
+import { PUBLIC_VALUES } from './credential-public-values.js'
+import { credentialSamples, escapedSamples, SECRET_FILE_SAMPLES } from './credential-samples.js'
 
 const args = process.argv.slice(2)
 const option = (/** @type {string} */ name, /** @type {string} */ fallback) => {
@@ -81,7 +90,7 @@ function leaks(text, secret) {
 const ruleCount = rules.size
 const wholeRules = [...rules.values()].filter((r) => r.caught === r.total).length
 console.log(
-  `Credential samples: ${samples.length} (${ruleCount} formats: gitleaks' rule list and the connection strings of issue 20, ${perFormat} values each, in 4 settings)`
+  `Credential samples: ${samples.length} (${ruleCount} formats: gitleaks' rule list and connection strings with a password, ${perFormat} values each, in 4 settings)`
 )
 console.log(
   `Blanked: ${caught} of ${samples.length}, ${pct(caught, samples.length)}; formats caught in every sample: ${wholeRules} of ${ruleCount}\n`
@@ -104,6 +113,31 @@ if (missedExamples.length && args.includes('--show-missed')) {
   console.log('\nSome samples missed:')
   for (const s of missedExamples) console.log(`  [${s.rule}, ${s.where}] ${JSON.stringify(s.text).slice(0, 220)}`)
 }
+
+// Recall through encodings.
+const escaped = escapedSamples()
+/** @type {Map<string, { caught: number, total: number }>} */
+const byEscape = new Map()
+let escapedCaught = 0
+for (const sample of escaped) {
+  const { text } = scan.blankText(sample.text)
+  const ok = sample.secrets.every((secret) => !leaks(text, secret))
+  if (ok) escapedCaught++
+  else if (verbose)
+    console.log(
+      `  missed: [${sample.rule}, ${sample.escape}, ${sample.where}] ${JSON.stringify(sample.text).slice(0, 200)}`
+    )
+  const entry = byEscape.get(sample.escape) ?? { caught: 0, total: 0 }
+  entry.total++
+  if (ok) entry.caught++
+  byEscape.set(sample.escape, entry)
+}
+console.log(
+  `\nThrough encodings: ${escapedCaught} of ${escaped.length} blanked, ${pct(escapedCaught, escaped.length)} (each self-naming format after each escape, in a diff and in a pull request's body)`
+)
+console.log(
+  `  ${[...byEscape].map(([escape, r]) => `${escape === 'continuation' ? 'split by \\⏎' : escape} ${r.caught}/${r.total}`).join(', ')}`
+)
 
 // Secret files.
 const files = SECRET_FILE_SAMPLES.filter(([, path]) => scan.fileKind(path) === 'secret').length
@@ -204,6 +238,20 @@ console.log(
   `  In all: ${ordinaryLines.toLocaleString('en-US')} lines, ${changed} changed (${changedOutsideFixtures} outside this project's own fixtures)`
 )
 
+// Public values, as docs write them.
+let publicChanged = 0
+console.log('\nPublic values (published examples, fingerprints, cache and idempotency keys, page tokens, digests):')
+for (const { what, text } of PUBLIC_VALUES) {
+  const { text: output } = scan.blankText(text)
+  if (output !== text) {
+    publicChanged++
+    console.log(`  changed: ${what}: ${output.slice(0, 160)}`)
+  }
+}
+console.log(
+  `  ${publicChanged} of ${PUBLIC_VALUES.length} changed: a false-positive rate of ${pct(publicChanged, PUBLIC_VALUES.length)}`
+)
+
 // Speed.
 // CPU time of this process (user and system), not wall time: other work on the machine does not count.
 // The best of a few rounds: the least disturbed by the rest of the machine.
@@ -237,6 +285,24 @@ console.log(
   `  linear: half the dense text took ${msHalf.toFixed(0)} ms, the whole ${msDense.toFixed(0)} ms (ratio ${(msDense / msHalf).toFixed(2)})`
 )
 
+// Hostile text: 4 MiB against 1 MiB of each shape, and against ordinary text of the same size.
+const MiB = 1024 * 1024
+const msOrdinary1 = time(ordinaryText(MiB), 3)
+const msOrdinary4 = time(ordinaryText(4 * MiB), 3)
+console.log(
+  `  ordinary text (synthetic diff): 1 MiB in ${msOrdinary1.toFixed(0)} ms, 4 MiB in ${msOrdinary4.toFixed(0)} ms (ratio ${(msOrdinary4 / msOrdinary1).toFixed(2)})`
+)
+let worstRatio = 0
+for (const [shape, make] of Object.entries(HOSTILE_SHAPES)) {
+  const ms1 = time(make(MiB), 3)
+  const ms4 = time(make(4 * MiB), 3)
+  worstRatio = Math.max(worstRatio, ms4 / ms1)
+  console.log(
+    `  hostile, ${shape}: 1 MiB in ${ms1.toFixed(0)} ms, 4 MiB in ${ms4.toFixed(0)} ms (ratio ${(ms4 / ms1).toFixed(2)}; ${(ms4 / msOrdinary4).toFixed(1)} × ordinary)`
+  )
+}
+console.log(`  the time ratio for 4 × hostile input, worst shape: ${worstRatio.toFixed(2)} (linear: 4)`)
+
 // The scan's share of the create's delay: a fresh process loads the scan's bundle and scans a
 // context section as large as the default contextLimit (20,000 characters of this project's diffs),
 // as a run does before its create. Wall time, median of 7 processes.
@@ -253,4 +319,11 @@ console.log(
 )
 
 const recall = caught / samples.length
-if (recall < 0.95 || changedOutsideFixtures > 0 || files < SECRET_FILE_SAMPLES.length) process.exitCode = 1
+if (
+  recall < 0.95 ||
+  escapedCaught < escaped.length ||
+  changedOutsideFixtures > 0 ||
+  files < SECRET_FILE_SAMPLES.length ||
+  worstRatio > 8
+)
+  process.exitCode = 1

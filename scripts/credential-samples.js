@@ -2,8 +2,8 @@
 // Real-shape credential samples for `npm run bench:credentials`, generated afresh at each run from
 // each format's public shape with a seeded generator (the same seed gives the same corpus; nothing
 // here is a real credential, and no sample is stored in the repository). One entry per rule of
-// gitleaks' public rule list (its ids name the formats, so the recall is comparable), plus the
-// connection strings the project's issue 20 names. Each value is embedded four ways: a diff line,
+// gitleaks' public rule list (its ids name the formats, so the recall is comparable), plus
+// connection strings with a password in them (Redis, JDBC, .NET and MongoDB). Each value is embedded four ways: a diff line,
 // an environment assignment, a JSON value and a commit message.
 
 // The soak's seeded generator (mulberry32): the same seed gives the same corpus on every run.
@@ -604,6 +604,98 @@ export function credentialSamples(perFormat = 10, seed = 20) {
     }
   }
   return out
+}
+
+// The escapes a token may follow in the text that is sent: a JSON string's, a URL's (%XX, any),
+// and a shell's line continuation, which splits the token itself.
+export const ESCAPES = [
+  '\\n',
+  '\\t',
+  '\\r',
+  '\\"',
+  '\\\\',
+  '\\u0020',
+  '\\u00e9',
+  '%3D',
+  '%20',
+  '%0A',
+  '%2C',
+  '%C3%A9',
+  'continuation'
+]
+
+/**
+ * Every self-naming format (one value each) right after each escape, in a diff (a JSON string in an
+ * added line) and in a pull request's body (a URL's query, a JSON snippet); a line continuation splits
+ * the value in two instead. A value URL-encoded whole (its `/`, `+` and `=` as %XX) is a setting of its
+ * own, whose secret is the encoded form.
+ * @returns {{ rule: string, family: string, where: string, escape: string, text: string, secrets: string[] }[]}
+ */
+export function escapedSamples(seed = 26) {
+  const rng = mulberry32(seed)
+  const out = []
+  for (const [, , template, secretOf] of TOKENS) {
+    const value = typeof template === 'function' ? fill(template(rng), rng) : fill(template, rng)
+    const secret = secretOf ? secretOf(value) : value
+    for (const escape of ESCAPES) {
+      const url = escape.startsWith('%')
+      if (escape === 'continuation') {
+        const cut = Math.floor(value.length / 2)
+        const [a, b] = [value.slice(0, cut), value.slice(cut)]
+        out.push(
+          {
+            where: 'diff',
+            text: `@@ -1,2 +1,3 @@\n run() {\n+  export SETTING="${a}\\\n+${b}"\n }`,
+            secrets: [secret]
+          },
+          {
+            where: 'pull request body',
+            text: `Run it with:\n\n    SETTING=${a}\\\n${b} ./deploy.sh\n`,
+            secrets: [secret]
+          }
+        )
+      } else if (url) {
+        out.push(
+          {
+            where: 'diff',
+            text: `@@ -1,2 +1,3 @@\n const a = 1\n+const link = "https://example.com/cb?state=ok${escape}${value}&page=2"\n export default a`,
+            secrets: [secret]
+          },
+          {
+            where: 'pull request body',
+            text: `The callback failed:\n\nhttps://example.com/cb?state=ok${escape}${value}&page=2\n`,
+            secrets: [secret]
+          }
+        )
+      } else {
+        out.push(
+          {
+            where: 'diff',
+            text: `@@ -1,2 +1,3 @@\n const a = 1\n+  "message": "Deploy with${escape}${value}",\n export default a`,
+            secrets: [secret]
+          },
+          {
+            where: 'pull request body',
+            text: `The payload was \`{"note": "use${escape}${value}"}\`.\n`,
+            secrets: [secret]
+          }
+        )
+      }
+    }
+    const encoded = encodeURIComponent(value)
+    out.push({
+      where: 'pull request body',
+      text: `Reproduce with https://example.com/login?next=%2Fhome&token=${encoded}&x=1\n`,
+      secrets: [secretOf ? encodeURIComponent(secret) : encoded],
+      escape: 'URL-encoded whole'
+    })
+  }
+  return out.map((sample, i) => ({
+    rule: TOKENS[Math.floor(i / (ESCAPES.length * 2 + 1))][0],
+    family: TOKENS[Math.floor(i / (ESCAPES.length * 2 + 1))][1],
+    escape: ESCAPES[Math.floor((i % (ESCAPES.length * 2 + 1)) / 2)] ?? 'URL-encoded whole',
+    ...sample
+  }))
 }
 
 /** The secret files: paths that must be named but whose diff never goes: [rule id or list, path]. */

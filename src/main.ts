@@ -1,6 +1,5 @@
-import { decideRoute } from './comment/route.js'
-import { readCommentSettings } from './inputs/comment-settings.js'
-import { describeSettings, maskSecrets, readSettings, type Settings } from './inputs/settings.js'
+import { decideRoute, routedGroup, type Route } from './comment/route.js'
+import { describeSettings, maskSecrets, readFirstInputs, readSettings, type Settings } from './inputs/settings.js'
 import { describeTimingInForce } from './inputs/timing-notes.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
 import { preparePrompt, type Prepared } from './prompt/assemble.js'
@@ -9,6 +8,8 @@ import { readCommentAsk, showCancelOnThread, type CommentAsk } from './run/comme
 import { JobTracker } from './run/job-tracker.js'
 import { sendAndFollow } from './run/send-and-follow.js'
 import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
+import { showGroupOnCodePullRequest, tellCodeClosed } from './run/group-stage.js'
+import type { GroupStatusComment } from './report/group-record.js'
 import { CANCEL_GRACE_MS, watchForCancel } from './runtime/cancel.js'
 import { startDeadline } from './runtime/deadline.js'
 import { log } from './runtime/log.js'
@@ -31,25 +32,34 @@ export async function run(): Promise<void> {
   let settings: Settings | null = null
   let prepared: Prepared | null = null
   let service: JobService | undefined
+  let route: Route | null = null
+  let groupStatus: GroupStatusComment | null = null
 
   const runToEnding = async (): Promise<RunOutcome> => {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
-    // to say that the workflow's inputs are wrong), so the comment's settings are read first.
-    const commentSettings = readCommentSettings()
-    const asked = await readCommentAsk(commentSettings)
-    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.soFar() }
+    // to say that the workflow's inputs are wrong), so the comment's settings and the token are read first.
+    const first = readFirstInputs()
+    const asked = await readCommentAsk(first, cancel.signal)
+    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
-    settings = readSettings(process.env, commentSettings)
+    settings = readSettings(process.env, first)
     log.debug(`Settings: ${describeSettings(settings)}`)
     log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
     checkProxyVariables()
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-    const route = await decideRoute(settings, ask, deadline.signal)
-    cancel.signal.throwIfAborted()
-    const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
-    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.soFar() }
-    prepared = made
     service = settings.dryRun ? undefined : new JobService(settings)
+    // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
+    const reader = service
+    const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
+    route = await decideRoute(settings, ask, deadline.signal, readJob)
+    cancel.signal.throwIfAborted()
+    // A group's code pull request closed: its docs pull request is told, and nothing is sent.
+    const closed = await tellCodeClosed(route, settings, deadline.signal)
+    if (closed) return { ending: 'skipped', reason: closed, ...tracker.knownJob() }
+    groupStatus = showGroupOnCodePullRequest(route, settings)
+    const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
+    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
+    prepared = made
     const replies = ask?.replies
     return sendAndFollow({
       service,
@@ -69,13 +79,31 @@ export async function run(): Promise<void> {
     outcome = await runToEnding()
   } catch (error) {
     outcome = failedOutcome(error, tracker)
+  }
+  announceOnce(outcome)
+  const { writeStarted, delivered } = tracker
+  const elapsedMs = Date.now() - startedAt
+  // Set inside runToEnding: the compiler does not see it there.
+  const routed = route as Route | null
+  const group = routed && routedGroup(routed)
+  try {
+    // Told under the same cancel handling as the rest of the run: a signal now must not kill the
+    // step before the summary, the reply and the note are written.
+    await tellEnding({
+      outcome,
+      ask,
+      settings,
+      prepared,
+      writeStarted,
+      delivered,
+      group,
+      groupStatus,
+      elapsedMs,
+      cancel
+    })
   } finally {
     cancel.stop()
   }
-  announceOnce(outcome)
-  const { writeStarted } = tracker
-  const elapsedMs = Date.now() - startedAt
-  await tellEnding({ outcome, ask, settings, prepared, writeStarted, elapsedMs, cancelled: cancel.signal })
   await (service as JobService | undefined)?.close()
 }
 

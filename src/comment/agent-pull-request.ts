@@ -67,7 +67,7 @@ export function noteSignature({ apiKey }: NoteKey, place: NotePlace, jobId: stri
 }
 
 /** The hidden marker that names the job in the action's note, signed for its place. */
-export function marker(key: NoteKey, place: NotePlace, jobId: string): string {
+export function signMarker(key: NoteKey, place: NotePlace, jobId: string): string {
   return `<!-- docs-agent-job: ${encodeId(jobId)} v1.${noteSignature(key, place, jobId)} -->`
 }
 
@@ -75,7 +75,7 @@ export function marker(key: NoteKey, place: NotePlace, jobId: string): string {
  * The job ids the markers in `body` name, each with whether its signature verifies for `place`
  * under this key. A marker whose id cannot be a job id names none.
  */
-export function markedJobs(body: string, key: NoteKey, place: NotePlace): { jobId: string; verified: boolean }[] {
+export function readMarkedJobs(body: string, key: NoteKey, place: NotePlace): { jobId: string; verified: boolean }[] {
   const found: { jobId: string; verified: boolean }[] = []
   for (const [, encoded, signature] of body.matchAll(MARKER)) {
     const jobId = decodeId(encoded)
@@ -92,7 +92,7 @@ export function markedJobs(body: string, key: NoteKey, place: NotePlace): { jobI
  * The pull request a prLink names, when it is one on this GitHub (`serverUrl`'s host):
  * `https://host/owner/repo/pull/7`. A link to another host (GitLab, another GitHub) is not ours to note.
  */
-export function pullRequestOf(prLink: string, serverUrl: string): PullRequestRef | null {
+export function parsePullRequestLink(prLink: string, serverUrl: string): PullRequestRef | null {
   let server: URL
   try {
     server = new URL(serverUrl)
@@ -146,11 +146,11 @@ export async function findAgentJob(
   if (!token || comment.thread.kind !== 'pull request') return ''
   const [owner, repo] = comment.repository.split('/')
   const pr = { owner, repo, number: comment.thread.number }
-  const place = placeOf(pr, settings, env)
+  const place = findNotePlace(pr, settings, env)
   const reader = openReader(token, signal, env)
   if (!reader || !place) return ''
   try {
-    const notes = await notesOn(reader, pr, settings, place)
+    const notes = await readNotesOn(reader, pr, settings, place)
     const jobId = notes.filter((note) => note.verified).at(-1)?.jobId ?? ''
     if (jobId) {
       log.info(
@@ -187,7 +187,7 @@ export async function findAgentJob(
  * Every marker on the pull request's comments, oldest first, within the page cap, each with whether
  * it verifies for this place. Whoever wrote the comment, only the signature counts.
  */
-export async function notesOn(
+export async function readNotesOn(
   reader: GitHubReader,
   pr: PullRequestRef,
   key: NoteKey,
@@ -199,14 +199,14 @@ export async function notesOn(
     const comments = asArray(
       await reader.get(`${path}?per_page=${perPage}&page=${page}`, "the pull request's comments", 'pull-requests: read')
     )
-    for (const entry of comments) marked.push(...markedJobs(text(asObject(entry).body), key, place))
+    for (const entry of comments) marked.push(...readMarkedJobs(text(asObject(entry).body), key, place))
     if (comments.length < perPage) break
   }
   return marked
 }
 
 /** Where a note is, for its signature: null when this GitHub's address cannot be read. */
-export function placeOf(
+export function findNotePlace(
   pr: PullRequestRef,
   { projectId }: Pick<Settings, 'projectId'>,
   env: NodeJS.ProcessEnv
@@ -219,11 +219,11 @@ export function placeOf(
 }
 
 /** A job id as the marker holds it: percent-encoded, so no id can end the HTML comment or hold a blank. */
-function encodeId(jobId: string): string {
+export function encodeId(jobId: string): string {
   return encodeURIComponent(jobId).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }
 
-function decodeId(encoded: string): string | null {
+export function decodeId(encoded: string): string | null {
   try {
     return decodeURIComponent(encoded)
   } catch {
@@ -232,7 +232,7 @@ function decodeId(encoded: string): string | null {
 }
 
 /** Compares two signatures in constant time. */
-function sameText(given: string, expected: string): boolean {
+export function sameText(given: string, expected: string): boolean {
   const a = Buffer.from(given)
   const b = Buffer.from(expected)
   return a.length === b.length && timingSafeEqual(a, b)

@@ -1,7 +1,8 @@
 // Where the request goes, decided once: a new job, an existing job to follow, or a follow-up message
 // to a job, and how that job was named. The stages after it take this value and never change it.
 import type { Settings } from '../inputs/settings.js'
-import { findAgentJob } from './agent-pull-request.js'
+import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-job.js'
+import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 
 /**
@@ -9,13 +10,20 @@ import type { TriggeringComment } from './trigger.js'
  * that source needs (a new source is one more member: its `via` and its data):
  * - `input`: the jobId input;
  * - `note`: the action's signed note on the agent's pull request the comment is on (its `trigger` names
- *   the way to a new job there instead).
+ *   the way to a new job there instead);
+ * - `thread`: the signed note on the issue or pull request whose request (a comment, a label) started
+ *   the job, while the job takes messages and its pull request is open (comment/thread-job.ts);
+ * - `group`: the group's open docs pull request, found by its label and the signed group marker in the
+ *   action's note there (`found`: the pull request, the job and the mark). A create in a run with a
+ *   group carries it too: the job's pull request becomes the group's.
  */
 export type Route =
-  | { kind: 'create' }
+  | { kind: 'create'; group?: GroupRun }
   | { kind: 'follow'; jobId: string }
   | { kind: 'message'; jobId: string; via: 'input' }
   | { kind: 'message'; jobId: string; via: 'note'; trigger: string }
+  | { kind: 'message'; jobId: string; via: 'thread'; trigger: string }
+  | { kind: 'message'; jobId: string; via: 'group'; group: GroupRun; found: GroupPullRequest }
 
 /** A comment that asked: where it was written, and whether it asked for a new job (`--new`). */
 export interface RouteAsk {
@@ -25,21 +33,38 @@ export interface RouteAsk {
 
 /**
  * Decides where the request goes: the jobId input (a message when there is a prompt, else a follow);
- * on the agent's own pull request, the job its note names (unless the comment asked for a new job);
- * otherwise a new job. Reading the note may throw (see findAgentJob): the run sends nothing then.
+ * on the agent's own pull request, or on a thread that keeps its job, the job its note names (unless
+ * the comment asked for a new job); with a group (and no comment), the job of the group's open docs
+ * pull request; otherwise a new job. Reading the note may throw (see findThreadJob): the run sends
+ * nothing then. `readJob` (null in a dry run) tells whether the thread's job still takes messages.
+ * The group's pull request that cannot be looked for is said once, and the run creates a job as
+ * without a group.
  */
-export async function decideRoute(settings: Settings, ask: RouteAsk | null, signal: AbortSignal): Promise<Route> {
+export async function decideRoute(
+  settings: Settings,
+  ask: RouteAsk | null,
+  signal: AbortSignal,
+  readJob: ReadJob | null = null
+): Promise<Route> {
   if (settings.jobId) {
     return settings.prompt
       ? { kind: 'message', jobId: settings.jobId, via: 'input' }
       : { kind: 'follow', jobId: settings.jobId }
   }
-  if (!ask || ask.fresh) return { kind: 'create' }
-  const jobId = await findAgentJob(ask.comment, settings, signal)
-  return jobId ? { kind: 'message', jobId, via: 'note', trigger: settings.noteTrigger } : { kind: 'create' }
+  if (ask) {
+    if (ask.fresh) return { kind: 'create' }
+    const found = await findThreadJob(ask.comment, settings, readJob, signal)
+    return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
+  }
+  if (!settings.group) return { kind: 'create' }
+  const group = await lookUpGroup(settings.group, settings, signal)
+  if (group.lookup.kind !== 'found') return { kind: 'create', group }
+  const { found } = group.lookup
+  return { kind: 'message', jobId: found.jobId, via: 'group', group, found }
 }
 
-/** The job a route names, or '' for a new one. */
-export function routedJobId(route: Route): string {
-  return route.kind === 'create' ? '' : route.jobId
+/** The group a route carries, if any. */
+export function routedGroup(route: Route): GroupRun | null {
+  if (route.kind === 'create') return route.group ?? null
+  return route.kind === 'message' && route.via === 'group' ? route.group : null
 }

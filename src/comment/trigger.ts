@@ -12,8 +12,11 @@ export type CommentKind = (typeof COMMENT_EVENTS)[keyof typeof COMMENT_EVENTS]
 export interface TriggeringComment {
   /** The comment's (or review's) id, for the 👀 reaction and the reply. */
   id: number
-  /** What was written: a comment on the conversation, a comment on a line of the diff, or a review's body. */
-  kind: CommentKind
+  /**
+   * What was written: a comment on the conversation, a comment on a line of the diff, or a review's
+   * body; or a label put on the thread (comment/label-request.ts), whose `id` is the thread's number.
+   */
+  kind: CommentKind | 'label'
   /** For a review comment: the first comment of its thread, which replies go under (GitHub allows no reply to a reply). */
   replyTo?: number
   /** Who wrote it (login). */
@@ -24,6 +27,8 @@ export interface TriggeringComment {
   thread: { kind: 'issue' | 'pull request'; number: number; title: string; url: string }
   /** For a review comment: the place in the diff it is on. */
   location?: DiffLocation
+  /** For a label request: the thread is locked, so nothing is written on it. */
+  locked?: boolean
 }
 
 /**

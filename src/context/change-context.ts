@@ -6,6 +6,7 @@ import { blankCredentials, type Blanked } from '../safety/credentials.js'
 import { GitHubReader, openGitHubReader, READ_LIMITS, UNUSABLE_API_URL, type ReadLimits } from '../github/reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered } from './gather-session.js'
 import { gatherIssueComment } from './issue-comment.js'
+import { gatherIssue } from './issue.js'
 import { asObject, sha, text } from '../github/json-shape.js'
 import { oneLineCodeSpan, oneLine } from '../safety/quote-for-agent.js'
 import { gatherPullRequest } from './pull-request.js'
@@ -44,6 +45,7 @@ const GATHERERS: Record<string, (gathering: Gathering) => Promise<Gathered>> = {
   push: gatherPush,
   pull_request: gatherPullRequest,
   pull_request_target: gatherPullRequest,
+  issues: gatherIssue,
   issue_comment: gatherIssueComment,
   pull_request_review_comment: gatherIssueComment,
   pull_request_review: gatherIssueComment,

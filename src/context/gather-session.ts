@@ -20,6 +20,11 @@ export interface ChangeContextRequest extends RunnerEvent {
   signal?: AbortSignal
   /** The most time the reads may take, when the step's timeout leaves them less than the usual limit. */
   maxMs?: number
+  /**
+   * A group's mark: the last commit whose changes the group's job was given. A push or a pull
+   * request then tells of the changes since it, instead of since the last successful run.
+   */
+  since?: string
 }
 
 /** What an event gatherer found. */

@@ -4,8 +4,11 @@ import type { ChangeFacts } from './facts.js'
 import type { Gathered, Gathering } from './gather-session.js'
 import { asObject, count, login, text } from '../github/json-shape.js'
 import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
-import { plural } from '../runtime/words.js'
-import { readPullFiles } from './shared-reads.js'
+import { plural } from '../runtime/plural.js'
+import { compareLink, compareRange, readPullFiles } from './shared-reads.js'
+import { ReadFailure } from '../github/read-failure.js'
+import { sha } from '../github/json-shape.js'
+import { shortSha } from './gather-session.js'
 
 export async function gatherPullRequest(gathering: Gathering): Promise<Gathered> {
   const event = asObject(gathering.request.payload)
@@ -27,6 +30,27 @@ export async function gatherPullRequest(gathering: Gathering): Promise<Gathered>
       '.'
   ]
   const facts: ChangeFacts = { summary, writing: { label: "The pull request's description", text: text(pull.body) } }
+  const head = sha(asObject(pull.head).sha)
+  const { since } = gathering.request
+  if (since && head && since !== head) {
+    // A group's mark: the job was told of the pull request up to that commit; it gets what came since.
+    const comparison = await compareRange(
+      gathering,
+      since,
+      head,
+      `the comparison ${shortSha(since)}...${shortSha(head)}`
+    )
+    if (!(comparison instanceof ReadFailure) && comparison.totalCommits > 0) {
+      summary.push(
+        `Range: since the last commit the group's docs pull request was told of, ${shortSha(since)}...${shortSha(head)}: ` +
+          `${plural(comparison.totalCommits, 'commit')}, ${plural(comparison.files.length, 'file')} changed.`,
+        `Compare: ${compareLink(gathering, since, head)}`
+      )
+      facts.commits = { list: comparison.commits, total: comparison.totalCommits }
+      facts.files = { list: comparison.files, total: comparison.files.length }
+      return { facts }
+    }
+  }
   if (changed === 0) return { facts }
   const files = await readPullFiles(gathering, number, changed)
   if (!files) return { facts, instead: 'It holds what the event carries: the title, description and counts.' }

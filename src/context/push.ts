@@ -1,7 +1,7 @@
 // A push: the commits since the last successful run of this workflow on the branch, so that when
 // concurrency folds a burst of pushes into one run, or a run failed, the next run still tells the
 // agent of every commit. The Actions API names that run's commit; the compare API gives the range.
-import { plural } from '../runtime/words.js'
+import { plural } from '../runtime/plural.js'
 import { FILE_CAP_LINE, linesOf, readPushedCommits, type ChangeFacts, type Comparison } from './facts.js'
 import { shortSha, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, isZeroSha, login, sha, text } from '../github/json-shape.js'
@@ -53,6 +53,10 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
         why: `the new branch's commits that are not on ${oneLineCodeSpan(defaultBranch)}`
       })
     }
+  } else if (request.since) {
+    // A group's mark: what its job has not been told of yet, whichever runs failed or were folded.
+    starts.push({ base: request.since, why: "since the last commit the group's docs pull request was told of" })
+    starts.push({ base: before, why: "this push's commits (the group's last commit is no longer in the history)" })
   } else {
     const lastGood = await lastSuccessfulRun(gathering, branch)
     lastRunUnknown = lastGood === undefined
@@ -77,7 +81,7 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
       const baseGone = comparison.kind === 'not-found' || comparison.kind === 'unprocessable'
       if (!lastTry && baseGone) {
         gathering.notices.push(
-          `The last successful run's commit ${shortSha(start.base)} is no longer in the branch's history (force-pushed away?): the context covers this push's commits.`
+          `${request.since ? "The group's last commit" : "The last successful run's commit"} ${shortSha(start.base)} is no longer in the branch's history (force-pushed away?): the context covers this push's commits.`
         )
         continue
       }

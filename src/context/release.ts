@@ -4,7 +4,7 @@ import { refSegment, type Gathered, type Gathering } from './gather-session.js'
 import { asArray, asObject, count, text } from '../github/json-shape.js'
 import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
 import { actionWords } from './pull-request.js'
-import { plural } from '../runtime/words.js'
+import { plural } from '../runtime/plural.js'
 import { ReadFailure } from '../github/read-failure.js'
 import { compareLink, compareRange, mayListMoreFiles } from './shared-reads.js'
 

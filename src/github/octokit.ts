@@ -4,6 +4,7 @@
 // on stderr, where the runner reads workflow commands too.
 import { log } from '../runtime/log.js'
 import { USER_AGENT } from '../runtime/version.js'
+import { endedByTimeLimit, noteGitHubAnswered, noteGitHubSilent } from './silence.js'
 
 type GitHub = typeof import('@actions/github')
 export type Octokit = ReturnType<GitHub['getOctokit']>
@@ -23,6 +24,18 @@ export function githubClient(github: GitHub, token: string): Octokit {
   // `log` above is not handed down to it, so each request is given it here.
   octokit.hook.before('request', (options) => {
     options.request = { ...options.request, log: CLIENT_LOG }
+  })
+  // Whether GitHub answered, for the run's ending (silence.ts): an error with a response is an answer.
+  octokit.hook.wrap('request', async (request, options) => {
+    try {
+      const answer = await request(options)
+      noteGitHubAnswered()
+      return answer
+    } catch (error) {
+      if ((error as { response?: unknown }).response !== undefined) noteGitHubAnswered()
+      else if (endedByTimeLimit(options.request?.signal as AbortSignal | undefined)) noteGitHubSilent()
+      throw error
+    }
   })
   return octokit
 }

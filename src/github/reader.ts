@@ -2,6 +2,7 @@ import { parseBoundedJson, type JsonBounds } from '../safety/bounded-json.js'
 import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
 import { HttpClient, NetworkError } from '../net/http.js'
 import { ReadFailure, type Permission } from './read-failure.js'
+import { noteGitHubAnswered, noteGitHubSilent } from './silence.js'
 
 /** How much reading the context may cost the create: it waits for all of it. */
 export interface ReadLimits {
@@ -101,13 +102,19 @@ export class GitHubReader {
       })
     } catch (error) {
       if (this.stepSignal?.aborted) throw new ReadFailure('cancelled', what, permission)
-      if (this.totalTimeUp.aborted) throw this.timeUp(what, permission)
+      // No answer within a limit: the run's ending does not wait for GitHub again (silence.ts).
+      if (this.totalTimeUp.aborted) {
+        noteGitHubSilent()
+        throw this.timeUp(what, permission)
+      }
       if (error instanceof NetworkError && TIMEOUT_CODES.has(error.code)) {
+        noteGitHubSilent()
         throw new ReadFailure('timeout', what, permission, undefined, `within ${seconds(this.limits.requestMs)}`)
       }
       const detail = error instanceof NetworkError ? error.message : 'the request failed'
       throw new ReadFailure('unreachable', what, permission, undefined, detail)
     }
+    noteGitHubAnswered()
     const { status, headers, body } = response
     if (status >= 200 && status < 300) {
       if (response.truncated) {

@@ -17,7 +17,9 @@ export const Input = {
   context: 'context',
   contextLimit: 'contextLimit',
   promptFile: 'promptFile',
-  dryRun: 'dryRun'
+  dryRun: 'dryRun',
+  group: 'group',
+  docsRepository: 'docsRepository'
 } as const
 
 export const Output = {
@@ -28,5 +30,6 @@ export const Output = {
   model: 'model',
   sourceRepository: 'sourceRepository',
   sourceRef: 'sourceRef',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  jobCreated: 'jobCreated'
 } as const

@@ -4,6 +4,7 @@ import { isCommentEvent, readEventPayload } from '../github/event.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
+import { readGroupSettings, type GroupSettings } from './group-settings.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
@@ -55,6 +56,8 @@ interface SettingsFields {
   dryRun: boolean
   /** The trigger as the note on the agent's pull request names it, in any run: the default when the input is unusable. */
   noteTrigger: string
+  /** Runs that share one docs pull request (the group input, and docsRepository); null without one. */
+  group: GroupSettings | null
 }
 
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
@@ -81,20 +84,35 @@ export function maskSecrets(): void {
 }
 
 /**
- * Reads and checks every input; `env` tells whether the run is comment-triggered. A comment-triggered
- * run reads its comment settings first (to answer on its thread even when the rest is wrong) and
- * hands them in, so that they are read once. A refusal carries the hint about a misspelt input name
+ * The inputs a run reads before the others: a comment-triggered run answers on its thread (with the
+ * token) even when the rest are wrong. readSettings takes them as they were read, so each is read once.
+ */
+export interface FirstInputs {
+  /** Null when the run is not comment-triggered (see readCommentSettings). */
+  comment: CommentSettings | null
+  /** For GitHub's API; already masked (maskSecrets); may be empty. */
+  githubToken: string
+}
+
+/** Reads the inputs a run needs before the others (see FirstInputs). */
+export function readFirstInputs(env: NodeJS.ProcessEnv = process.env): FirstInputs {
+  return { comment: readCommentSettings(env), githubToken: core.getInput(Input.githubToken) }
+}
+
+/**
+ * Reads and checks every input; `env` tells whether the run is comment-triggered. The inputs read
+ * first (the comment settings and the token, see FirstInputs) are handed in, so that they are read once. A refusal carries the hint about a misspelt input name
  * (logged as a warning above it) that its sentence does not give already: the summary and the reply
  * show the refusal alone, and the hint is often its cause.
  */
 export function readSettings(
   env: NodeJS.ProcessEnv = process.env,
-  comment: CommentSettings | null = readCommentSettings(env)
+  first: FirstInputs = readFirstInputs(env)
 ): Settings {
   const misnamed = misnamedInputs(env)
   for (const input of misnamed) log.warning(describeMisnamed(input))
   try {
-    return readCheckedSettings(env, misnamed, comment)
+    return readCheckedSettings(env, misnamed, first)
   } catch (error) {
     if (!(error instanceof ActionError)) throw error
     const hints = misnamed.filter(({ variable }) => !error.message.includes(variable)).map(describeMisnamed)
@@ -105,7 +123,7 @@ export function readSettings(
 function readCheckedSettings(
   env: NodeJS.ProcessEnv,
   misnamed: MisnamedInput[],
-  comment: CommentSettings | null
+  { comment, githubToken }: FirstInputs
 ): Settings {
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
@@ -173,15 +191,11 @@ function readCheckedSettings(
     comment,
     context: parseContextMode(core.getInput(Input.context)),
     contextLimit: parseContextLimit(core.getInput(Input.contextLimit)),
-    githubToken: readGithubToken(),
+    githubToken,
     dryRun: readBoolean(Input.dryRun, false),
-    noteTrigger: readNoteTrigger()
+    noteTrigger: readNoteTrigger(),
+    group: readGroupSettings(env)
   }
-}
-
-/** The token for GitHub's API (masked by maskSecrets); a comment-triggered run needs it before the other inputs are read. */
-export function readGithubToken(): string {
-  return core.getInput(Input.githubToken)
 }
 
 /** The settings as a debug line, with the secrets and the prompt left out. */

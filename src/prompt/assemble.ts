@@ -3,7 +3,7 @@
 // that carries, for the summary and a dry run (what-leaves.ts).
 import type { Route } from '../comment/route.js'
 import type { ChangeContext } from '../context/change-context.js'
-import { gatherRunContext, logWhatWasKeptBack } from '../context/for-this-run.js'
+import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Deadline } from '../runtime/deadline.js'
@@ -35,10 +35,14 @@ export async function preparePrompt(
   deadline: Deadline
 ): Promise<Prepared | { skipped: string }> {
   const { text, blanked } = instruction ?? { text: '', blanked: [] }
-  // A message to a job the comment's place named (not the jobId input) is the instruction alone.
-  const toAgentJob = route.kind === 'message' && route.via !== 'input'
+  // A message to a job the comment's place named (not the jobId input, nor a group) is the instruction alone.
+  const toAgentJob = route.kind === 'message' && route.via !== 'input' && route.via !== 'group'
   const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
-  const context: ChangeContext | null = prompt ? await gatherRunContext(settings, instruction !== null, deadline) : null
+  // A group's job is told of the changes since the last commit it was told of (the mark in its note).
+  const since = route.kind === 'message' && route.via === 'group' ? route.found.mark : ''
+  const context: ChangeContext | null = prompt
+    ? await gatherRunContext(settings, instruction !== null, deadline, process.env, since)
+    : null
   if (context?.startsNothing) return { skipped: context.notices.join(' ') }
   if (!prompt) return { prompt, context: '', sent: '', leaving: null }
   // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and

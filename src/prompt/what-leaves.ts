@@ -7,7 +7,7 @@ import { describeBlanked, type Blanked } from '../safety/credentials/blanked.js'
 import type { ChangeContext } from '../context/change-context.js'
 import { Output } from '../inputs/action-names.js'
 import { log } from '../runtime/log.js'
-import { plural } from '../runtime/words.js'
+import { plural } from '../runtime/plural.js'
 
 export interface WhatLeaves {
   dryRun: boolean

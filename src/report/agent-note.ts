@@ -4,7 +4,14 @@
 // and only on a pull request in the repository the job's record names as its source.
 import type { TriggeringComment } from '../comment/trigger.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
-import { isSourceOf, marker, notesOn, openReader, placeOf, pullRequestOf } from '../comment/agent-pull-request.js'
+import {
+  isSourceOf,
+  signMarker,
+  readNotesOn,
+  openReader,
+  findNotePlace,
+  parsePullRequestLink
+} from '../comment/agent-pull-request.js'
 import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
@@ -18,6 +25,9 @@ import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
+import { groupMarker } from '../comment/group-job.js'
+import { labelGroupPullRequest } from './group-record.js'
+import { EndingOver } from './ending-bound.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 
@@ -33,13 +43,15 @@ export async function leaveAgentNote(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   comment: TriggeringComment | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
+  group?: { name: string; mark: string }
 ): Promise<void> {
   const { job } = outcome
   if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
   const jobId = job.id
   const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
-  const pr = pullRequestOf(job.prLink, serverUrl)
+  const pr = parsePullRequestLink(job.prLink, serverUrl)
   if (!pr) return
   const trigger = settings.noteTrigger
   const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
@@ -56,14 +68,17 @@ export async function leaveAgentNote(
     log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
     return
   }
-  const place = placeOf(pr, settings, env)
+  const place = findNotePlace(pr, settings, env)
   const reader = openReader(token, signal, env)
   if (!reader || !place) return
   try {
-    const notes = await notesOn(reader, pr, settings, place)
+    const notes = await readNotesOn(reader, pr, settings, place)
     if (notes.some((note) => note.verified && note.jobId === jobId)) return
     const { octokit, serverUrl: server } = await loadOctokit(token)
-    const body = noteBody(marker(settings, place, jobId), jobId, comment, trigger, server, env)
+    const signed = group
+      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
+      : signMarker(settings, place, jobId)
+    const body = noteBody(signed, jobId, comment, trigger, server, env, group?.name)
     // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
     const limit = timeLimit(requestTimeoutMs, signal)
     try {
@@ -78,9 +93,12 @@ export async function leaveAgentNote(
       limit.clear()
     }
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
+    if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
   } catch (error) {
+    // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
+    const why = signal.reason instanceof EndingOver ? `${signal.reason.message}.` : noteFailure(error)
     log.notice(
-      `Could not leave a note on ${where} naming job ${jobId}: ${noteFailure(error)} ` +
+      `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
         `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
     )
   } finally {
@@ -95,7 +113,8 @@ export function noteBody(
   comment: TriggeringComment | null,
   trigger: string,
   serverUrl: string,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  group?: string
 ): string {
   const repository = comment?.repository ?? env.GITHUB_REPOSITORY ?? ''
   const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
@@ -106,12 +125,20 @@ export function noteBody(
     `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
       `${asked ? ` (${asked})` : ''}.\n\n` +
       `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
-      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
+      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.` +
+      (group
+        ? `\n\nThis is the docs pull request of group ${oneLineCodeSpan(group)}: while it is open, later runs with that group ` +
+          `send their changes to the same job.`
+        : '')
   )
 }
 
 /** What started the run: the comment, or the push's range, or the event's name. */
 function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv): string {
+  if (comment?.kind === 'label') {
+    const who = login(comment.author)
+    return `${who ? `@${who}'s` : 'a'} label on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
+  }
   if (comment) {
     const anchor =
       comment.kind === 'review comment'
@@ -120,7 +147,7 @@ function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv):
           ? `pullrequestreview-${comment.id}`
           : `issuecomment-${comment.id}`
     const who = login(comment.author)
-    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on ${comment.thread.kind} #${comment.thread.number}`
+    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
   }
   const event = env.GITHUB_EVENT_NAME ?? ''
   if (event === 'push') {

@@ -1,7 +1,7 @@
 // What the agent did, for the summary and the final reply: the pull request a completed job opened,
 // read from GitHub when it is on the GitHub the workflow runs on. Any other ending, or a link to
 // another host, reads nothing.
-import { pullRequestOf } from '../comment/agent-pull-request.js'
+import { parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { Input } from '../inputs/action-names.js'
 import { readPullRequestDetails, type PullRequestDetails } from '../github/pull-request-details.js'
 import type { RunOutcome } from './run-ending.js'
@@ -14,8 +14,13 @@ export async function agentPullRequestShown(
   env: NodeJS.ProcessEnv = process.env
 ): Promise<PullRequestDetails | null> {
   const { job } = outcome
-  if (outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return null
-  const pr = pullRequestOf(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com')
+  if (!opensPullRequest(outcome) || !job?.prLink) return null
+  const pr = parsePullRequestLink(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com')
   if (!pr) return null
   return readPullRequestDetails(pr, token, signal, { tokenInput: Input.githubToken, env })
+}
+
+/** Whether the run ended with a completed job that opened a pull request: the ending reads it and notes it. */
+export function opensPullRequest(outcome: RunOutcome): boolean {
+  return outcome.ending === 'final' && outcome.job.status === 'completed' && !!outcome.job.prLink
 }

@@ -4,11 +4,11 @@ import { formatDuration } from '../runtime/duration.js'
 import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
-import { describeEnding, type JobSoFar, type RunOutcome, type ValueFormat } from './run-ending.js'
+import { describeEnding, type KnownJob, type RunOutcome, type ValueFormat } from './run-ending.js'
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { isFinal } from '../service/job-record.js'
-import { isSourceOf, pullRequestOf } from '../comment/agent-pull-request.js'
+import { isSourceOf, parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from './live-comment.js'
 
 /**
@@ -19,7 +19,7 @@ import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComme
  */
 export interface CommentReplies {
   /** The run's progress: edits the reply when what it says has changed (the job id, its status). */
-  progress(job: JobSoFar): void
+  progress(job: KnownJob): void
   /**
    * Shows an ending now, without waiting for the run to end (a cancel: the run may be stopped before
    * it can say more); no progress replaces it, and finish still sends the final text.
@@ -27,15 +27,20 @@ export interface CommentReplies {
   showEnding(outcome: RunOutcome, elapsedMs: number): void
   /**
    * Says how the run ended: updates the reply (one GitHub made but did not answer for is looked for
-   * first), or adds one if there is none.
+   * first, while the pull request's details are read), or adds one if there is none; every call
+   * within `bound`, the run's end's time for GitHub (ending-bound.ts).
    */
-  finish(outcome: RunOutcome, elapsedMs: number, pullRequest?: PullRequestDetails | null): Promise<void>
+  finish(
+    outcome: RunOutcome,
+    elapsedMs: number,
+    pullRequest: Promise<PullRequestDetails | null> | PullRequestDetails | null,
+    bound: AbortSignal
+  ): Promise<void>
 }
 
 // A reply is a courtesy: each GitHub call is bounded, and once the run has ended, whatever is left
-// of them (the final reply included) gets this long, no more.
+// of them (the final reply included) shares the ending's bound with its other calls (ending-bound.ts).
 const REPLY_CALL_MS = 10_000
-const REPLY_GRACE_MS = 5000
 
 /**
  * Puts an 👀 reaction on the comment (a review has none) and a reply linking the workflow run,
@@ -60,17 +65,16 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
       const runUrl = runLink(loaded.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
       return { octokit: loaded.octokit, runUrl, serverUrl: loaded.serverUrl }
     },
-    place: threadOf(comment),
+    place: placeReplyOn(comment),
     what: 'reply',
     where,
-    requestTimeoutMs: REPLY_CALL_MS,
-    graceMs: REPLY_GRACE_MS
+    requestTimeoutMs: REPLY_CALL_MS
   })
   const opened = (async () => {
     const loaded = await reply.client
     if (!loaded) return null
     if (comment.kind !== 'review') await react(loaded.octokit, comment, reply.call)
-    const posted = await reply.post(loaded, startedReply(loaded.runUrl))
+    const posted = await reply.post(loaded, writeStartedReply(loaded.runUrl))
     if (posted) log.info(`Replied on the ${where}: ${neutralise(String(posted.html_url))}`)
     return loaded
   })().catch((error: unknown) => {
@@ -82,27 +86,37 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     progress: (outcome) => {
       void opened.then((thread) => {
         if (thread && outcome.jobId && !reply.finished && !endingShown && !reply.editRefused) {
-          reply.show(progressReply(outcome, thread.runUrl))
+          reply.show(writeProgressReply(outcome, thread.runUrl))
         }
       })
     },
     showEnding: (outcome, elapsedMs) => {
       endingShown = true
       void opened.then((thread) => {
-        if (thread) reply.show(outcomeReply(outcome, thread, elapsedMs))
+        if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs))
       })
     },
-    finish: (outcome, elapsedMs, pullRequest = null) =>
-      reply.finish((thread) => outcomeReply(outcome, thread, elapsedMs, pullRequest), opened)
+    finish: (outcome, elapsedMs, pullRequest, bound) =>
+      reply.finish(async (thread) => writeOutcomeReply(outcome, thread, elapsedMs, await pullRequest), opened, bound)
   }
 }
 
 /** The 👀 reaction on the comment that asked. */
 async function react(octokit: Octokit, comment: TriggeringComment, call: LiveComment<{ octokit: Octokit }>['call']) {
   const [owner, repo] = comment.repository.split('/')
-  const what = comment.kind === 'issue comment' ? 'comment' : comment.kind
+  const what = comment.kind === 'issue comment' ? 'comment' : comment.kind === 'label' ? 'request' : comment.kind
   await call(`react to the ${what} on the ${describe(comment)}`, (signal) => {
     const target = { owner, repo, comment_id: comment.id, content: 'eyes' as const, request: { signal } }
+    // A label asked: the 👀 goes on the issue or pull request itself.
+    if (comment.kind === 'label') {
+      return octokit.rest.reactions.createForIssue({
+        owner,
+        repo,
+        issue_number: comment.thread.number,
+        content: 'eyes',
+        request: { signal }
+      })
+    }
     return comment.kind === 'review comment'
       ? octokit.rest.reactions.createForPullRequestReviewComment(target)
       : octokit.rest.reactions.createForIssueComment(target)
@@ -110,7 +124,7 @@ async function react(octokit: Octokit, comment: TriggeringComment, call: LiveCom
 }
 
 /** Where the reply goes: under the comment on the diff (its review thread), or on the conversation. */
-function threadOf(comment: TriggeringComment): CommentPlace {
+function placeReplyOn(comment: TriggeringComment): CommentPlace {
   const [owner, repo] = comment.repository.split('/')
   const issue = { owner, repo, issue_number: comment.thread.number }
   if (comment.kind !== 'review comment') {
@@ -139,7 +153,7 @@ function threadOf(comment: TriggeringComment): CommentPlace {
 }
 
 /** The first reply, at once. It never starts with the trigger, so it cannot start a run itself. */
-export function startedReply(runUrl: string): string {
+export function writeStartedReply(runUrl: string): string {
   return `👀 On it: a documentation agent job is starting for this request. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`
 }
 
@@ -148,9 +162,9 @@ export function startedReply(runUrl: string): string {
  * was sent). The waiting mark only while the job works: a final status read before the run ends is said
  * without it, and after a message the job's old final status is not shown as if it were the news.
  */
-export function progressReply(outcome: JobSoFar, runUrl: string): string {
-  const id = ON_THE_THREAD.id(outcome.jobId)
-  const status = outcome.job ? ON_THE_THREAD.status(outcome.job.status) : '`starting`'
+export function writeProgressReply(outcome: KnownJob, runUrl: string): string {
+  const id = VALUES_IN_CODE_SPANS.id(outcome.jobId)
+  const status = outcome.job ? VALUES_IN_CODE_SPANS.status(outcome.job.status) : '`starting`'
   const final = outcome.job !== null && isFinal(outcome.job.status)
   const state = outcome.followUp
     ? final
@@ -165,27 +179,27 @@ export function progressReply(outcome: JobSoFar, runUrl: string): string {
 // A reply is posted where the runner's masking does not apply and Markdown is rendered: the
 // service's values go in code spans (no mention, link or image works there; a backslash would not
 // stop a mention), and the whole body is blanked of secrets.
-const ON_THE_THREAD: ValueFormat = {
+const VALUES_IN_CODE_SPANS: ValueFormat = {
   id: (jobId) => codeSpan(neutralise(jobId)),
   status: (status) => codeSpan(neutralise(status)),
   link: (url) => codeSpan(neutralise(url))
 }
 
 /**
- * The values as ON_THE_THREAD shows them, but for a pull request on this GitHub (`serverUrl`) in the
+ * The values as VALUES_IN_CODE_SPANS shows them, but for a pull request on this GitHub (`serverUrl`) in the
  * job's own source repository: that one is written as GitHub's reference, `owner/repo#7`, which
  * GitHub renders as a link to that pull request and nothing else (its owner and name are letters,
- * digits and . _ - only, checked by pullRequestOf). Any other link stays a code span: GitHub would make
+ * digits and . _ - only, checked by parsePullRequestLink). Any other link stays a code span: GitHub would make
  * any https address with a /pull/N path a live link the repository's bot posted.
  */
 function threadFormat(sourceRepository: string | null, serverUrl: string): ValueFormat {
   return {
-    ...ON_THE_THREAD,
+    ...VALUES_IN_CODE_SPANS,
     link: (url) => {
-      const pr = pullRequestOf(url, serverUrl)
+      const pr = parsePullRequestLink(url, serverUrl)
       return pr && isSourceOf(sourceRepository, pr, serverUrl)
         ? `${pr.owner}/${pr.repo}#${pr.number}`
-        : ON_THE_THREAD.link(url)
+        : VALUES_IN_CODE_SPANS.link(url)
     }
   }
 }
@@ -197,7 +211,7 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
  * own; the service's and GitHub's only as code spans or as GitHub's own reference to a pull request
  * (see threadFormat), and a pull request link only of the shape pull-request-link.ts accepts.
  */
-export function outcomeReply(
+export function writeOutcomeReply(
   outcome: RunOutcome,
   { runUrl, serverUrl }: { runUrl: string; serverUrl: string },
   elapsedMs: number,

@@ -2,14 +2,16 @@
 // changes (one edit at a time, each sending the newest body, so a burst of changes costs one edit
 // more, not one per change), and given its final body at the end, within a bound. When GitHub made
 // the comment but its answer was lost, the comment is found again by its marker rather than left
-// beside a second one. Every call is bounded by its own limit and by the end of the comment's
-// grace; a failure is a warning, never an error: a comment is a courtesy and never holds the step.
+// beside a second one. Every call is bounded by its own limit, and at the end by the run's end's
+// time for GitHub (ending-bound.ts); a failure is a warning, never an error: a comment is a courtesy
+// and never holds the step.
 import { randomUUID } from 'node:crypto'
 import { Input } from '../inputs/action-names.js'
 import type { Octokit } from '../github/octokit.js'
 import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
+import { ENDING_GITHUB_MS } from './ending-bound.js'
 
 /** What this action reads of a comment it posted. */
 export interface PostedComment {
@@ -43,8 +45,6 @@ export interface LiveCommentOptions<C extends { octokit: Octokit }> {
   where: string
   /** Each GitHub call's own time limit. */
   requestTimeoutMs: number
-  /** How long the final body may take once finish is called. */
-  graceMs: number
   /**
    * The hidden marker the first post carries, to find the comment again when GitHub's answer was
    * lost; by default one made for this comment alone (`<!-- docs-agent-<what>: <uuid> -->`).
@@ -72,17 +72,22 @@ export interface LiveComment<C extends { octokit: Octokit }> {
   /** GitHub refused an edit: progress is no longer pressed on it. */
   readonly editRefused: boolean
   /**
-   * Shows the final body (`bodyOf` the loaded client) within the grace: waits up to half of it for
-   * `firstPost` (the first post and whatever comes before it), looks the comment up by its marker
-   * when the post's answer was lost, then edits it, or posts the final body when there is none.
-   * Afterwards every call still waiting gives up.
+   * Shows the final body (`bodyOf` the loaded client, which may wait for a read) within `bound`, the
+   * run's end's time for GitHub: waits up to half of it for `firstPost` (the first post and whatever
+   * comes before it), looks the comment up by its marker when the post went out and its answer was
+   * lost, then edits it, or posts the final body when there is none. Afterwards every call still
+   * waiting gives up.
    */
-  finish(bodyOf: (client: C) => string, firstPost: Promise<unknown>): Promise<void>
+  finish(
+    bodyOf: (client: C) => string | Promise<string>,
+    firstPost: Promise<unknown>,
+    bound: AbortSignal
+  ): Promise<void>
 }
 
 /** Keeps one comment showing the newest body (see the file's opening comment). */
 export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCommentOptions<C>): LiveComment<C> {
-  const { place, what, where, requestTimeoutMs, graceMs } = options
+  const { place, what, where, requestTimeoutMs } = options
   // Aborted once finish has had its grace: whatever call is still waiting then gives up.
   const over = new AbortController()
   const done = new Error(`The ${what} says how the run ended.`)
@@ -97,6 +102,8 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
   let id: number | undefined
   /** GitHub refused the first post with an answer (not a timeout): there is none to find. */
   let postRefused = false
+  /** The first post went out: unanswered, it may be there all the same, and is looked for. */
+  let postSent = false
   let finalBody = ''
   let wanted = ''
   let shown = ''
@@ -146,6 +153,7 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
       const posted = await call(
         `${what === 'reply' ? 'reply' : `post the ${what}`} on the ${where}`,
         async (signal) => {
+          postSent = true
           try {
             return await place.post(octokit, `${body}\n${marker}`, signal)
           } catch (error) {
@@ -167,19 +175,24 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
     show: (body) => {
       if (!finished) want(body)
     },
-    finish: async (bodyOf, firstPost) => {
+    finish: async (bodyOf, firstPost, bound) => {
       finished = true
-      const timer = setTimeout(
-        () => over.abort(new Error(`GitHub did not answer within ${graceMs / 1000}s of the run's end`)),
-        graceMs
-      )
+      // The run's end's time for GitHub (ending-bound.ts), shared with its other calls.
+      const boundOver = (): void => over.abort(bound.reason)
+      if (bound.aborted) boundOver()
+      else bound.addEventListener('abort', boundOver, { once: true })
       try {
         const loaded = await Promise.race([client, whenAborted(over.signal)])
         if (!loaded) return
-        const body = (finalBody = bodyOf(loaded))
-        // The first post gets half the grace to be answered for; then it is looked for, before another is posted.
-        await Promise.race([firstPost, whenAborted(over.signal), halfGrace(graceMs)])
-        if (id === undefined && !postRefused && !over.signal.aborted) id = await findPosted(loaded.octokit)
+        // The body may wait for a read (the pull request's details): the comment is looked for meanwhile.
+        const bodyReady = Promise.resolve(bodyOf(loaded))
+        // The first post gets half the bound to be answered for; then, if it went out, it is looked for
+        // before another is posted (one never sent cannot be there).
+        await Promise.race([firstPost, whenAborted(over.signal), halfOf(ENDING_GITHUB_MS)])
+        if (id === undefined && postSent && !postRefused && !over.signal.aborted) id = await findPosted(loaded.octokit)
+        const body = await Promise.race([bodyReady, whenAborted(over.signal)])
+        if (body === null) return
+        finalBody = body
         if (id !== undefined) {
           want(body)
           await Promise.race([edits, whenAborted(over.signal)])
@@ -190,7 +203,7 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
           id ??= posted?.data.id
         }
       } finally {
-        clearTimeout(timer)
+        bound.removeEventListener('abort', boundOver)
         // The final body is shown (or could not be): a call still waiting (a first post GitHub was
         // slow to answer for, found again meanwhile) must not hold the step.
         over.abort(done)
@@ -250,7 +263,7 @@ function whenAborted(signal: AbortSignal): Promise<null> {
   })
 }
 
-/** Half the grace, without holding the process open. */
-function halfGrace(graceMs: number): Promise<null> {
-  return new Promise((resolve) => setTimeout(resolve, graceMs / 2, null).unref())
+/** Half of `ms`, without holding the process open. */
+function halfOf(ms: number): Promise<null> {
+  return new Promise((resolve) => setTimeout(resolve, ms / 2, null).unref())
 }

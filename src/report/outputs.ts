@@ -25,3 +25,8 @@ export function setJobOutputs(job: Job): void {
   core.setOutput(Output.sourceRef, job.sourceRef ?? '')
   core.setOutput(Output.createdAt, job.createdAt ?? '')
 }
+
+/** Writes the jobCreated output: true for a job this run created, false for a message to one that existed. */
+export function setJobCreatedOutput(created: boolean): void {
+  core.setOutput(Output.jobCreated, String(created))
+}

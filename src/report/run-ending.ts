@@ -2,8 +2,9 @@ import { Input, Output } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 import { pullRequestNumber } from '../service/pull-request-link.js'
 import type { Job } from '../service/job-record.js'
-import type { ServiceFailureKind } from '../service/service-error.js'
-import { newJobSentence, type NewJobWay } from '../service/write-sentences.js'
+import type { ServiceError, ServiceFailureKind } from '../service/service-error.js'
+import { wordServiceFailure } from './service-failure-words.js'
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
 
 // How a run ended, described once (describeEnding): the step's log, the annotation, the job summary
 // and the reply on a comment thread all pick their words from it, so they cannot tell the same
@@ -17,8 +18,22 @@ import { newJobSentence, type NewJobWay } from '../service/write-sentences.js'
  */
 export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run'
 
+/**
+ * How the person who asked can start a new job instead of following up this one: by running the
+ * action without jobId, or, on the agent's pull request (where they gave no jobId), by commenting the
+ * trigger with --new.
+ */
+export type NewJobWay = { by: 'input' } | { by: 'comment'; trigger: string }
+
+/** The sentence that names the way to a new job after a refused message. */
+export function wordNewJobWay(way: NewJobWay): string {
+  return way.by === 'comment'
+    ? `To start a new job, comment \`${way.trigger} ${FRESH_FLAG} <instruction>\` on the pull request.`
+    : 'To start a new job, run this action without jobId.'
+}
+
 /** What the run knows of its job at any moment: the reply's progress and the forced exit after a cancel read it. */
-export interface JobSoFar {
+export interface KnownJob {
   /** The job as last seen; null if it was never read. */
   job: Job | null
   /** The job's id; empty when no job is known. */
@@ -31,21 +46,21 @@ export interface JobSoFar {
 
 /** How the run ended, with exactly what each ending needs to be told (see Ending). */
 export type RunOutcome =
-  | (JobSoFar & {
+  | (KnownJob & {
       ending: 'final'
       job: Job
       /** Whether a completed job without a pull request fails the step. */
       requirePr?: boolean
     })
-  | (JobSoFar & { ending: 'created' })
-  | (JobSoFar & {
+  | (KnownJob & { ending: 'created' })
+  | (KnownJob & {
       ending: 'timeout'
       /** The step's timeout, for the sentence. */
       timeoutMs?: number
       /** Why the last read failed, if it did. */
-      lastProblem?: string | null
+      lastProblem?: ServiceError | null
     })
-  | (JobSoFar & {
+  | (KnownJob & {
       ending: 'noSign'
       job: Job
       /** How long the job was read after the message. */
@@ -56,7 +71,7 @@ export type RunOutcome =
        */
       answerStatus?: string
     })
-  | (JobSoFar & {
+  | (KnownJob & {
       ending: 'cancelled'
       /**
        * A write was sent and not answered, so a job may exist that the run never heard of, or (with
@@ -64,7 +79,7 @@ export type RunOutcome =
        */
       writeInFlight?: boolean
     })
-  | (JobSoFar & {
+  | (KnownJob & {
       ending: 'error'
       /** The sentence that says what happened and what to do. */
       reason?: string
@@ -75,8 +90,8 @@ export type RunOutcome =
        */
       failure?: ServiceFailureKind
     })
-  | (JobSoFar & { ending: 'dry-run' })
-  | (JobSoFar & {
+  | (KnownJob & { ending: 'dry-run' })
+  | (KnownJob & {
       ending: 'skipped'
       /** The sentence that says why no job was started. */
       reason: string
@@ -106,7 +121,7 @@ export interface ValueFormat {
   link(url: string): string
 }
 
-const AS_IS: ValueFormat = { id: (jobId) => jobId, status: (status) => status, link: (url) => url }
+const VALUES_AS_GIVEN: ValueFormat = { id: (jobId) => jobId, status: (status) => status, link: (url) => url }
 
 const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
 const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
@@ -127,9 +142,9 @@ interface Verdict {
 export type EndingReport = EndingWords & Verdict & { followed: boolean }
 
 /** Describes how the run ended; `format` shows the service's values for where the words go. */
-export function describeEnding(outcome: RunOutcome, format: ValueFormat = AS_IS): EndingReport {
+export function describeEnding(outcome: RunOutcome, format: ValueFormat = VALUES_AS_GIVEN): EndingReport {
   const words = wordEnding(outcome, format)
-  return { ...words, ...verdictOf(outcome, words), followed: followedAJob(outcome) }
+  return { ...words, ...judgeEnding(outcome, words), followed: isJobFollowed(outcome) }
 }
 
 /** The log line, the short sentence and the level of an ending. */
@@ -142,7 +157,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
   const followAgain = `To follow it again, run this action with ${withJobIdAlone}.`
   switch (outcome.ending) {
     case 'final':
-      return finalEnding(outcome.job, name, outcome.requirePr ?? false, outcome.followUp ?? false, format)
+      return wordFinalStatus(outcome.job, name, outcome.requirePr ?? false, outcome.followUp ?? false, format)
     case 'created':
       if (outcome.followUp) {
         return {
@@ -165,13 +180,13 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
         short: `Job ${name} was still ${job ? format.status(job.status) : 'running'} when the run's ${Input.timeout} (${formatDuration(outcome.timeoutMs ?? 0)}) ran out. It ${KEEPS_RUNNING}.`,
         log:
           `Job ${jobId} did not reach a final status within the timeout of ${formatDuration(outcome.timeoutMs ?? 0)} ` +
-          `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${outcome.lastProblem}` : ''} ` +
+          `(last status: ${job?.status ?? 'not read yet'}).${outcome.lastProblem ? ` The last read failed: ${wordServiceFailure(outcome.lastProblem)}` : ''} ` +
           `The job ${KEEPS_RUNNING}. ${followAgain.slice(0, -1)}, or raise ${Input.timeout}.`
       }
     case 'noSign':
       return outcome.answerStatus
-        ? unconfirmedEnding(outcome.job, name, outcome.answerStatus, outcome.waitedMs, format)
-        : noSignEnding(outcome.job, name, outcome.waitedMs, format)
+        ? wordUnconfirmedMessage(outcome.job, name, outcome.answerStatus, outcome.waitedMs, format)
+        : wordNoSign(outcome.job, name, outcome.waitedMs, format)
     case 'cancelled':
       if (jobId) {
         const unsure =
@@ -207,7 +222,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
       return {
         level: 'failed',
         icon: '❌',
-        short: failedShort(outcome, name),
+        short: wordFailure(outcome, name),
         log: outcome.reason ?? 'The run failed.'
       }
     case 'dry-run':
@@ -246,7 +261,7 @@ export function staleLine(job: Job, windowMs: number): string {
 }
 
 /** After a message, a job that read final throughout: a warning, with what it last showed. */
-function noSignEnding(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingWords {
+function wordNoSign(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingWords {
   const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
   const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
   return {
@@ -266,7 +281,7 @@ function noSignEnding(job: Job, name: string, waitedMs: number, format: ValueFor
  * the service said it took the message, so this is not "no sign"; what was seen is said, both ways
  * it can be read (the work done between two reads, or the earlier record still shown). A warning.
  */
-function unconfirmedEnding(
+function wordUnconfirmedMessage(
   job: Job,
   name: string,
   answerStatus: string,
@@ -294,12 +309,12 @@ function unconfirmedEnding(
  * A failed run in one sentence for the summary and the thread. Where a write's answer was lost, it says
  * that the job, or the message, may exist: a reader who took it for "nothing happened" would ask again.
  */
-function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: string): string {
+function wordFailure(outcome: Extract<RunOutcome, { ending: 'error' }>, name: string): string {
   const seeLog = "the workflow run's log says"
   if (outcome.followUp && !outcome.job && outcome.failure === 'refused') {
     return (
       `Job ${name} did not take the follow-up message: a job that is archived or failed may take no more, and ` +
-      `nothing was sent anywhere else. ${outcome.newJobWay ? `${newJobSentence(outcome.newJobWay)} ` : ''}` +
+      `nothing was sent anywhere else. ${outcome.newJobWay ? `${wordNewJobWay(outcome.newJobWay)} ` : ''}` +
       "The workflow run's log says more."
     )
   }
@@ -322,7 +337,13 @@ function failedShort(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
 }
 
 /** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
-function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boolean, format: ValueFormat): EndingWords {
+function wordFinalStatus(
+  job: Job,
+  name: string,
+  requirePr: boolean,
+  followUp: boolean,
+  format: ValueFormat
+): EndingWords {
   if (job.status === 'failed') {
     return {
       level: 'failed',
@@ -389,7 +410,7 @@ function finalEnding(job: Job, name: string, requirePr: boolean, followUp: boole
  * id is said there, once), so neither the heading nor the next step names it again. An error's reason
  * stands in for the short sentence: the heading names the job when the reason does not.
  */
-function verdictOf(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'icon' | 'level'>): Verdict {
+function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'icon' | 'level'>): Verdict {
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
   const withItsId = `run this action with the job's id as ${Input.jobId} and no ${Input.prompt}`
@@ -462,7 +483,7 @@ function verdictOf(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'icon
 }
 
 /** Whether the run followed a job (read it until it ended, or until the run ended): the summary then says for how long. */
-function followedAJob(outcome: RunOutcome): boolean {
+function isJobFollowed(outcome: RunOutcome): boolean {
   if (!(outcome.jobId || outcome.job)) return false
   return !['created', 'dry-run', 'skipped'].includes(outcome.ending)
 }

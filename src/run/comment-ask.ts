@@ -1,9 +1,12 @@
 // The first stage of a comment-triggered run: the comment that asked, its instruction (credentials
 // blanked) and the reply on its thread, started at once so that even wrong inputs are answered there.
-import { blankInstruction, hunkBlanker } from '../context/for-this-run.js'
-import type { CommentSettings } from '../inputs/comment-settings.js'
-import { readGithubToken } from '../inputs/settings.js'
+import { blankInstruction, hunkBlanker } from '../context/run-context.js'
+import type { FirstInputs } from '../inputs/settings.js'
 import { readCommentRequest, type TriggeringComment } from '../comment/trigger.js'
+import { readLabelRequest } from '../comment/label-request.js'
+import { readEventPayload } from '../github/event.js'
+import { isRequestEvent } from '../github/request-event.js'
+import { log } from '../runtime/log.js'
 import { startCommentReplies, type CommentReplies } from '../report/comment-reply.js'
 import type { Blanked } from '../safety/credentials.js'
 import type { RunOutcome } from '../report/run-ending.js'
@@ -19,20 +22,38 @@ export interface CommentAsk {
 }
 
 /**
- * The comment that asked for the job, or why it starts none; null when the run is not comment-triggered
- * (`settings` null: see readCommentSettings).
+ * The comment (or the label: comment/label-request.ts) that asked for the job, or why it starts none;
+ * null when the run is neither comment-triggered nor a label request (`comment` null: see
+ * readCommentSettings). `cancelled` bounds the read of who labelled.
  */
 export async function readCommentAsk(
-  settings: CommentSettings | null
+  { comment: settings, githubToken }: FirstInputs,
+  cancelled: AbortSignal = new AbortController().signal
 ): Promise<CommentAsk | { skipped: string } | null> {
   if (!settings) return null
+  const { GITHUB_EVENT_NAME: eventName, GITHUB_EVENT_PATH: eventPath } = process.env
+  const payload = readEventPayload(eventPath)
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
-  const hunk = process.env.GITHUB_EVENT_NAME === 'pull_request_review_comment' ? await hunkBlanker() : null
-  const request = readCommentRequest({ ...settings, blankHunk: hunk?.blank })
+  const hunk = eventName === 'pull_request_review_comment' ? await hunkBlanker() : null
+  const request = isRequestEvent(eventName, payload)
+    ? await readLabelRequest(settings, payload, githubToken, cancelled)
+    : readCommentRequest({ ...settings, blankHunk: hunk?.blank })
   if (!request.start) return { skipped: request.reason }
-  const instruction = await blankInstruction(request.prompt, hunk?.blanked)
-  const replies = startCommentReplies(request.comment, readGithubToken())
+  const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
+  const instruction = await blankInstruction(request.prompt, hunk?.blanked, from)
+  const replies = request.comment.locked
+    ? lockedThread(request.comment)
+    : startCommentReplies(request.comment, githubToken)
   return { comment: request.comment, instruction, fresh: request.fresh, replies }
+}
+
+/** A locked thread gets no reply and no note (GitHub may refuse them, and the lock asks for quiet); the log says so. */
+function lockedThread(request: TriggeringComment): CommentReplies {
+  log.notice(
+    `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
+      `posts no reply and no note there, so a later request there starts a new job. The job runs all the same.`
+  )
+  return { progress: () => {}, showEnding: () => {}, finish: async () => {} }
 }
 
 /**

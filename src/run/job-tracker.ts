@@ -2,8 +2,7 @@
 // stage alone (it owns it), because a cancel may have to tell the ending at any moment, from a
 // signal handler, before that stage returns.
 import type { Job } from '../service/job-record.js'
-import type { NewJobWay } from '../service/write-sentences.js'
-import type { JobSoFar, RunOutcome } from '../report/run-ending.js'
+import type { KnownJob, NewJobWay, RunOutcome } from '../report/run-ending.js'
 
 export class JobTracker {
   /** The job as last seen; null if it was never read. */
@@ -18,15 +17,17 @@ export class JobTracker {
   writeInFlight = false
   /** A create or a message started to go out: from then on the service may have it. */
   writeStarted = false
+  /** What the service said it took from this run: the jobCreated output, and whether a group's mark moves. */
+  delivered?: 'create' | 'message'
 
   /** The job as the run knows it so far, without the tracker's own bookkeeping. */
-  soFar(): JobSoFar {
+  knownJob(): KnownJob {
     const { job, jobId, followUp, newJobWay } = this
     return { job, jobId, followUp, newJobWay }
   }
 
   /** A cancel: with a write on its way, the job (or the message) may or may not be there. */
   cancelledOutcome(): RunOutcome {
-    return { ending: 'cancelled', ...this.soFar(), writeInFlight: this.writeInFlight }
+    return { ending: 'cancelled', ...this.knownJob(), writeInFlight: this.writeInFlight }
   }
 }

@@ -1,19 +1,21 @@
 // The stage that talks to the service: sends the prompt where the route says (a create, or a
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
-import type { Route } from '../comment/route.js'
+import { routedGroup, type Route } from '../comment/route.js'
+import { groupSendLine, waitedOutReason } from '../report/group-record.js'
+import { sendToGroupJob } from '../service/group-send.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
 import type { CommentReplies } from '../report/comment-reply.js'
-import { setJobIdOutput } from '../report/outputs.js'
+import { setJobCreatedOutput, setJobIdOutput } from '../report/outputs.js'
 import { staleLine, type RunOutcome } from '../report/run-ending.js'
+import { wordRetry, wordServiceFailure } from '../report/service-failure-words.js'
 import { statusLogger } from '../report/status-log.js'
 import type { Deadline } from '../runtime/deadline.js'
-import { tryingAgain } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
 import { followJob } from '../service/follow-job.js'
 import { isFinal, type Job } from '../service/job-record.js'
-import type { JobService } from '../service/job-service.js'
+import type { JobService, WriteHooks } from '../service/job-service.js'
 import { noSignWindowMs } from '../service/service-policy.js'
 import type { JobTracker } from './job-tracker.js'
 
@@ -37,21 +39,27 @@ export interface SendAndFollow {
  */
 export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
   const { service, settings, route, prepared, cancelled, tracker, startedAt, replies } = stage
+  const group = routedGroup(route)
   if (settings.dryRun || !service) {
     showDryRun(prepared.leaving)
+    if (group) log.info(groupSendLine(group, true))
     const jobId = route.kind === 'create' ? '' : route.jobId
     return { ending: 'dry-run', job: null, jobId, followUp: route.kind === 'message' }
   }
   // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
-  if (route.kind === 'message' && route.via === 'note') tracker.newJobWay = { by: 'comment', trigger: route.trigger }
+  if (route.kind === 'message' && (route.via === 'note' || route.via === 'thread'))
+    tracker.newJobWay = { by: 'comment', trigger: route.trigger }
   const logStatus = statusLogger(startedAt)
   const onJob = (job: Job): void => {
     tracker.job = job
     tracker.jobId = job.id
     logStatus(job)
-    replies?.progress(tracker.soFar())
+    replies?.progress(tracker.knownJob())
   }
-  await sendPrompt(service, stage, onJob)
+  const sent = await sendPrompt(service, stage, onJob)
+  if (sent === 'waited-out' && group) {
+    return { ending: 'skipped', reason: waitedOutReason(group, settings.timeoutMs), ...tracker.knownJob() }
+  }
   cancelled.throwIfAborted()
   const outcome = await followToTheEnd(service, stage, onJob)
   cancelled.throwIfAborted()
@@ -60,33 +68,68 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
 
 /**
  * A new job is created; an existing one with a prompt gets it as a follow-up message. Each is sent
- * once, whatever happens (see JobService.write); never a new job instead.
+ * once, whatever happens (see JobService.write); never a new job instead, but for a group's job that
+ * takes no message (see sendToGroupJob): then the service surely took nothing, and the group gets a
+ * new job. A group's job still busy when the timeout runs out gets nothing: 'waited-out'.
  */
 async function sendPrompt(
   service: JobService,
   { settings, route, prepared, deadline, tracker }: SendAndFollow,
   onJob: (job: Job) => void
-): Promise<void> {
-  const hooks = {
-    log: log.warning,
+): Promise<'sent' | 'waited-out'> {
+  const hooks: WriteHooks = {
+    onRetry: (failure, waitMs, tries) => log.warning(wordRetry(failure, waitMs, tries)),
+    onTakenUnread: (failure) => log.warning(wordServiceFailure(failure)),
     onSending: (inFlight: boolean) => {
       tracker.writeInFlight = inFlight
       tracker.writeStarted ||= inFlight
     }
   }
-  if (route.kind === 'create') {
+  const create = async (): Promise<'sent'> => {
     const job = await service.createJob(prepared.sent, deadline, hooks)
+    deliver(tracker, 'create')
     log.info(`Created job ${job.id} in project ${settings.projectId}.`)
     onJob(job)
-    return
+    return 'sent'
+  }
+  if (route.kind === 'create') return create()
+  if (route.kind === 'message' && route.via === 'group') {
+    const { group, jobId } = route
+    const result = await sendToGroupJob(service, jobId, prepared.sent, {
+      pollIntervalMs: settings.pollIntervalMs,
+      deadline,
+      hooks,
+      onJob,
+      onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
+      onBusy: () => log.info(groupSendLine(group, false, 'busy'))
+    })
+    if (result.kind === 'waited-out') return 'waited-out'
+    if (result.kind === 'create') {
+      log.info(groupSendLine(group, false, result.why))
+      return create()
+    }
+    setJobIdOutput((tracker.jobId = jobId))
+    tracker.followUp = true
+    deliver(tracker, 'message')
+    log.info(`Sent the follow-up message to job ${jobId}, group ${group.settings.name}'s.`)
+    if (result.job) onJob(result.job)
+    return 'sent'
   }
   setJobIdOutput((tracker.jobId = route.jobId))
   if (route.kind === 'message') {
     tracker.followUp = true
-    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks, tracker.newJobWay)
+    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks)
+    deliver(tracker, 'message')
     log.info(`Sent the follow-up message to job ${route.jobId}.`)
     if (job) onJob(job)
   }
+  return 'sent'
+}
+
+/** The service took the create or the message: the jobCreated output says which. */
+function deliver(tracker: JobTracker, what: 'create' | 'message'): void {
+  tracker.delivered = what
+  setJobCreatedOutput(what === 'create')
 }
 
 /**
@@ -103,13 +146,13 @@ async function followToTheEnd(
   if (tracker.job && isFinal(tracker.job.status) && !followUp) {
     return { ending: 'final', job: tracker.job, jobId, followUp, requirePr: settings.requirePr }
   }
-  if (!settings.wait && route.kind !== 'follow') return { ending: 'created', ...tracker.soFar() }
+  if (!settings.wait && route.kind !== 'follow') return { ending: 'created', ...tracker.knownJob() }
   const windowMs = noSignWindowMs(settings.pollIntervalMs)
   const result = await followJob(service, jobId, tracker.job, {
     pollIntervalMs: settings.pollIntervalMs,
     deadline,
     onJob,
-    onRetry: (problem, waitMs) => log.info(`${problem} ${tryingAgain(waitMs)}`),
+    onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
     awaitWork: followUp ? { windowMs, onStale: (job) => log.info(staleLine(job, windowMs)) } : undefined
   })
   const known = { jobId, followUp }

@@ -1,12 +1,20 @@
 // The last stage: how the run ended, said once (the outputs and the log line), then told where people
-// look: the job summary, the reply on the thread, and the note on the pull request the job opened.
+// look: the job summary, the reply on the thread, the note on the pull request the job opened, and
+// the note on the thread that asked (when its request made the job).
 import { leaveAgentNote } from '../report/agent-note.js'
-import { agentPullRequestShown } from '../report/agent-pull-request-shown.js'
+import type { GroupRun } from '../comment/group-job.js'
+import { recordGroupRun, type GroupStatusComment } from '../report/group-record.js'
+import { leaveThreadNote } from '../report/thread-note.js'
+import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
+import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
-import { describeEnding, type RunOutcome } from '../report/run-ending.js'
+import { describeEnding, wordNewJobWay, type RunOutcome } from '../report/run-ending.js'
+import { wordServiceFailure } from '../report/service-failure-words.js'
 import { writeSummary } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
+import type { CancelWatch } from '../runtime/cancel.js'
+import { timeLimit } from '../runtime/deadline.js'
 import { CancelledError, failureMessage, logStackForBugReport } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
 import { ServiceError } from '../service/service-error.js'
@@ -23,9 +31,16 @@ export function announceEnding(outcome: RunOutcome): void {
 /** How a run that threw ended: a cancel, or an error whose sentence says what happened and what to do. */
 export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
   if (error instanceof CancelledError) return tracker.cancelledOutcome()
-  logStackForBugReport(error)
-  const failure = error instanceof ServiceError ? error.kind : undefined
-  return { ending: 'error', ...tracker.soFar(), reason: failureMessage(error), failure }
+  const known = tracker.knownJob()
+  if (!(error instanceof ServiceError)) {
+    logStackForBugReport(error)
+    return { ending: 'error', ...known, reason: failureMessage(error) }
+  }
+  const failure = error.kind
+  // A refused message: the service's failure says what happened; how to start a new job instead
+  // depends on how the run named the job, which the ending knows.
+  const newJob = failure === 'refused' && known.followUp ? ` ${wordNewJobWay(known.newJobWay ?? { by: 'input' })}` : ''
+  return { ending: 'error', ...known, reason: `${wordServiceFailure(error)}${newJob}`, failure }
 }
 
 /** What the ending is told with, however far the run got. */
@@ -36,14 +51,23 @@ export interface EndingTold {
   prepared: Prepared | null
   /** A create or a message started to go out: the summary says whether the prompt was sent. */
   writeStarted: boolean
+  /** What the service took from the run: a create's pull request becomes a group's, a message moves its mark. */
+  delivered?: 'create' | 'message'
+  /** The run's group, when its route carries one, and its comment on the code pull request if there is one. */
+  group: GroupRun | null
+  groupStatus: GroupStatusComment | null
   elapsedMs: number
-  cancelled: AbortSignal
+  /** The run's cancel watch: the ending is told under it, within what its grace has left. */
+  cancel: Pick<CancelWatch, 'signal' | 'graceLeftMs'>
 }
 
 /**
  * The ending, told where people look: the job summary (for every ending but a skip, an event that
  * starts nothing: a run that failed before any job existed says so there too), the thread's reply,
- * and the note on a pull request the job opened. Each is bounded; none fails the step.
+ * the note on a pull request the job opened, and the note on the thread whose request made the job.
+ * Every GitHub call of it shares one bound, side by
+ * side (ending-bound.ts); a cancel meanwhile gives up the pull request's details, and the rest is
+ * still written. None fails the step.
  */
 export async function tellEnding({
   outcome,
@@ -51,24 +75,47 @@ export async function tellEnding({
   settings,
   prepared,
   writeStarted,
+  delivered,
+  group,
+  groupStatus,
   elapsedMs,
-  cancelled
+  cancel
 }: EndingTold): Promise<void> {
-  // What the agent did, as GitHub shows its pull request: one bounded read, for the summary and the reply.
-  const pullRequest = await agentPullRequestShown(outcome, settings?.githubToken ?? '', cancelled)
-  if (outcome.ending !== 'skipped') {
-    const leaving = prepared?.leaving && { ...prepared.leaving, wasSent: writeStarted }
-    await writeSummary({
-      outcome,
-      prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
-      context: prepared?.context ?? '',
-      leaving,
-      elapsedMs,
-      pullRequest
-    })
+  const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
+  // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
+  // within half the bound so that they have the rest. Held for the whole read (see timeLimit).
+  const detailsLimit = timeLimit(ENDING_DETAILS_MS, bound.signal, cancel.signal)
+  try {
+    const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal)
+    // A job the group's run created makes its pull request the group's, with the mark in the note;
+    // then the group's mark, label and code pull request comment (report/group-record.ts).
+    const groupNote =
+      group && delivered === 'create' && group.lookup.kind !== 'unreadable'
+        ? { name: group.settings.name, mark: group.mark }
+        : undefined
+    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, process.env, groupNote).then(
+      () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus)
+    )
+    // A run cancelled before its ending leaves no note on the thread, as the cancel asked; one
+    // cancelled while the ending is told still does (the ending was decided).
+    const threadNoteSignal = cancel.signal.aborted ? cancel.signal : bound.signal
+    const threadNote = leaveThreadNote(outcome, settings, ask?.comment ?? null, threadNoteSignal)
+    const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
+    const summary =
+      outcome.ending !== 'skipped' &&
+      pullRequest.then((shown) =>
+        writeSummary({
+          outcome,
+          prompt: prepared?.prompt ?? ask?.instruction.text ?? '',
+          context: prepared?.context ?? '',
+          leaving: prepared?.leaving && { ...prepared.leaving, wasSent: writeStarted },
+          elapsedMs,
+          pullRequest: shown
+        })
+      )
+    await Promise.all([summary, reply, note, threadNote])
+  } finally {
+    detailsLimit.clear()
+    bound.clear()
   }
-  await Promise.all([
-    ask?.replies.finish(outcome, elapsedMs, pullRequest),
-    leaveAgentNote(outcome, settings, ask?.comment ?? null, cancelled)
-  ])
 }

@@ -10,6 +10,8 @@ export const CANCEL_GRACE_MS = 7000
 export interface CancelWatch {
   /** Aborts with a CancelledError when the runner cancels the run. */
   signal: AbortSignal
+  /** How long the grace has left before the forced exit: Infinity until a signal came. */
+  graceLeftMs(): number
   stop(): void
 }
 
@@ -22,8 +24,10 @@ export interface CancelWatch {
  */
 export function watchForCancel(onForcedExit: () => void, graceMs: number): CancelWatch {
   const controller = new AbortController()
+  let exitAt = Infinity
   const onSignal = (signal: NodeJS.Signals): void => {
     if (controller.signal.aborted) return
+    exitAt = Date.now() + graceMs
     controller.abort(new CancelledError(signal))
     setTimeout(() => {
       onForcedExit()
@@ -34,6 +38,7 @@ export function watchForCancel(onForcedExit: () => void, graceMs: number): Cance
   process.on('SIGTERM', onSignal)
   return {
     signal: controller.signal,
+    graceLeftMs: () => exitAt - Date.now(),
     stop: () => {
       // Once cancelled, the handlers stay and ignore later signals: the run is saying what it
       // knows, and the grace's timer ends the process if it takes too long.

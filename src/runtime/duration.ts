@@ -93,8 +93,3 @@ export function formatDuration(ms: number): string {
   if (m > 0) return s > 0 ? `${m}m ${s}s` : `${m}m`
   return `${s}s`
 }
-
-/** The end of a line that says a request is asked again: `Trying again in 1.5s (try 2 of 4).` */
-export function tryingAgain(waitMs: number, tries?: { next: number; of: number }): string {
-  return `Trying again in ${formatDuration(waitMs)}${tries ? ` (try ${tries.next} of ${tries.of})` : ''}.`
-}

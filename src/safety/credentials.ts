@@ -50,7 +50,7 @@ export async function blankCredentials<Facts extends ScannedText>(facts: Facts):
   const secret = (facts.files?.list ?? []).filter((file) => isSecretChange(file))
   for (const file of secret) file.patch = undefined
   const pieces = piecesOf(facts)
-  const { texts, kinds } = blankAll(pieces.map((piece) => piece.get()))
+  const { texts, kinds } = blankAll(boundedTexts(pieces.map((piece) => piece.get())))
   pieces.forEach((piece, i) => {
     if (texts[i] !== piece.get()) piece.set(texts[i])
   })
@@ -60,6 +60,31 @@ export async function blankCredentials<Facts extends ScannedText>(facts: Facts):
     for (const kind of kinds[i]) blanked.push({ kind, where: piece.where() })
   })
   return { facts, blanked, secretFiles: secret.map((file) => file.path) }
+}
+
+// The scan's work is bounded per piece and per run, so that no outside text can hold the step past
+// its timeout (the scan is synchronous: the deadline cannot stop it midway). A piece's characters past
+// the most a context section may hold (contextLimit's largest value) can never be sent, since the
+// renderer sends whole diffs only and cuts the rest to the limit; past 8 times that in all, a piece is
+// not read, and is replaced by the sentence below. The scan is linear, about 0.2 s per MiB at worst
+// (docs/security.md), so a run's scan takes at most a few seconds whatever it is given.
+export const MOST_SCANNED_PER_PIECE = 1_000_000
+export const MOST_SCANNED_PER_RUN = 8 * MOST_SCANNED_PER_PIECE
+export const NOT_SCANNED = '[left out: more outside text than the credential scan reads in one run]'
+
+/** The texts cut to what the scan reads: each to MOST_SCANNED_PER_PIECE, all to MOST_SCANNED_PER_RUN. */
+function boundedTexts(texts: readonly string[]): string[] {
+  let left = MOST_SCANNED_PER_RUN
+  return texts.map((text) => {
+    // Cut at a line's end, so that no token is cut in two (its half might not be recognised).
+    const cut =
+      text.length > MOST_SCANNED_PER_PIECE
+        ? text.slice(0, Math.max(0, text.lastIndexOf('\n', MOST_SCANNED_PER_PIECE)))
+        : text
+    if (cut.length > left) return NOT_SCANNED
+    left -= cut.length
+    return cut
+  })
 }
 
 /** One text (a comment's instruction) with its credentials blanked, and what was blanked there. */

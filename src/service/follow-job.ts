@@ -1,5 +1,5 @@
 import { sleep, type Deadline } from '../runtime/deadline.js'
-import { ActionError, DeadlineError } from '../runtime/errors.js'
+import { DeadlineError } from '../runtime/errors.js'
 import { isFinal, type Job } from './job-record.js'
 import type { JobService } from './job-service.js'
 import { ServiceError } from './service-error.js'
@@ -12,8 +12,8 @@ export interface FollowOptions {
   deadline: Deadline
   /** Called with every record read, so the caller can log changes and keep outputs current. */
   onJob: (job: Job) => void
-  /** Called when a read failed and will be tried again. */
-  onRetry?: (problem: string, waitMs: number) => void
+  /** Called when a read failed and will be tried again after `waitMs`. */
+  onRetry?: (failure: ServiceError, waitMs: number) => void
   /**
    * After a follow-up message: the service may go on showing the job's old final status (and old
    * prLink) for a while after it took the message, so a final status is only believed once the job
@@ -28,7 +28,7 @@ export interface FollowOptions {
 export type FollowResult =
   | { outcome: 'final'; job: Job }
   /** The deadline came first: the job as last seen (null if never read) and the last problem, if any. */
-  | { outcome: 'timeout'; job: Job | null; lastProblem: string | null }
+  | { outcome: 'timeout'; job: Job | null; lastProblem: ServiceError | null }
   /**
    * After a message: the job read final throughout the window (or until the deadline), never working.
    * `answerStatus`: the status the message's own answer showed, when it showed the job working (the
@@ -40,7 +40,7 @@ export type FollowResult =
  * Polls the job until its status is final or the deadline comes (after a follow-up message: until
  * it has been seen working and then final, see awaitWork). Network trouble and the
  * service's passing errors are retried with backoff (honouring Retry-After, within the time
- * left); what cannot get better by asking again ends the follow with an ActionError.
+ * left); what cannot get better by asking again ends the follow with a ServiceError.
  */
 export async function followJob(
   service: JobService,
@@ -69,7 +69,7 @@ export async function followJob(
     !seenWorking && job && isFinal(job.status)
       ? { outcome: 'noSign', job, waitedMs: Date.now() - startedAt, ...answerStatus }
       : null
-  let lastProblem: string | null = null
+  let lastProblem: ServiceError | null = null
   let lastChanceTaken = false
   let failures = 0
   let notFound = 0
@@ -93,15 +93,15 @@ export async function followJob(
       if (error instanceof DeadlineError) return noSign() ?? { outcome: 'timeout', job, lastProblem }
       if (!(error instanceof ServiceError) || error.kind === 'fatal' || error.kind === 'refused') throw error
       failures++
-      lastProblem = error.message
+      lastProblem = error
       if (error.kind === 'notFound' && ++notFound >= notFoundConfirmations) throw error
       if (error.kind === 'notAJob' && ++notAJob >= notAJobLimit) {
-        throw new ActionError(`${error.message} This went on for ${notAJob} reads in a row; giving up on job ${jobId}.`)
+        throw error.givingUp({ by: 'notAJobInARow', reads: notAJob }, 'fatal')
       }
       waitMs = untilNextRead(
         retryWaitMs(backoffMs(failures, backoff.baseMs, backoff.capMs, random), error.retryAfterMs)
       )
-      if (waitMs < deadline.remainingMs()) options.onRetry?.(error.message, waitMs)
+      if (waitMs < deadline.remainingMs()) options.onRetry?.(error, waitMs)
       continue
     }
     failures = notFound = notAJob = 0

@@ -1,8 +1,6 @@
 // The job service's HTTP interface: its paths, headers and status codes, and the one rule of its
 // writes (a create or a follow-up message is never sent twice unless the service surely did not take
-// it). The sentences each failure is told with are in write-sentences.ts, one whole sentence each.
-// A little over 300 lines, on purpose: the write rule and the reads share one transport and one
-// reading of answers, and splitting them would put the rule's two halves in two files.
+// it). Its failures are thrown as data (ServiceError): the report words them.
 import { sleep, type Deadline } from '../runtime/deadline.js'
 import { DeadlineError } from '../runtime/errors.js'
 import {
@@ -13,20 +11,19 @@ import {
   type HttpResponse,
   type RequestProgress
 } from '../net/http.js'
-import { tryingAgain } from '../runtime/duration.js'
 import { backoffMs, retryAfterMs } from '../net/retry-policy.js'
 import { ServicePolicy } from './service-policy.js'
 import { isUnresolvedHost } from '../net/host-names.js'
-import { excerpt, formatBytes, parseJson, redirectTarget } from './answer-text.js'
+import { excerpt, parseJson, redirectTarget } from './answer-excerpt.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
-import { ServiceError } from './service-error.js'
-import { createSentences, messageSentences, type NewJobWay, type WriteSentences } from './write-sentences.js'
+import { ServiceError, type ServiceFailure, type ServiceOperation, type ServiceProblem } from './service-error.js'
 
 /**
- * A write (a create or a follow-up message): where it goes, how its answer is judged, and the
- * sentences its failures are told with. Neither is idempotent: both go through JobService.write.
+ * A write (a create or a follow-up message): where it goes and how its answer is judged. Neither is
+ * idempotent: both go through JobService.write.
  */
 interface Write {
+  operation: 'create' | 'message'
   url: string
   /** The job a message goes to: its answer must be that job's record. Null for a create. */
   jobId: string | null
@@ -36,12 +33,13 @@ interface Write {
    * message, which has no status of its own.
    */
   surelyTakenStatus: number | null
-  says: WriteSentences
 }
 
 export interface WriteHooks {
-  /** Hears about tries that will be made again, and a message taken whose answer was lost. */
-  log?: (line: string) => void
+  /** Hears about a try that failed and will be made again, after `waitMs`, as try `next` of `of`. */
+  onRetry?: (failure: ServiceError, waitMs: number, tries: { next: number; of: number }) => void
+  /** Hears about a message the service took whose answer could not be read: the job is followed all the same. */
+  onTakenUnread?: (failure: ServiceError) => void
   /**
    * Told true when a write (a create or a message) starts to be written (from then on the service
    * may act on it), false once it is answered (or failed).
@@ -80,32 +78,23 @@ export class JobService {
 
   /** Creates the job, under the writes' rule (see write). */
   async createJob(prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job> {
-    const { projectId, baseUrl } = this.options
-    const says = createSentences(projectId, baseUrl)
-    return this.write({ url: this.jobsUrl, jobId: null, surelyTakenStatus: 201, says }, prompt, deadline, hooks)
+    const write: Write = { operation: 'create', url: this.jobsUrl, jobId: null, surelyTakenStatus: 201 }
+    return this.write(write, prompt, deadline, hooks)
   }
 
   /**
    * Sends a follow-up message to the job, under the writes' rule (see write). Returns the job as the
    * service answered, or null when the service took the message and its answer could not be read
-   * (said through hooks.log): the job is known, so it can be followed all the same. A refusal (400,
+   * (told to hooks.onTakenUnread): the job is known, so it can be followed all the same. A refusal (400,
    * 404) fails: a new job is never created instead.
    */
-  async sendMessage(
-    jobId: string,
-    prompt: string,
-    deadline: Deadline,
-    hooks: WriteHooks = {},
-    /** How to start a new job instead, said after a refusal: by default, the action without jobId. */
-    newJobWay?: NewJobWay
-  ): Promise<Job | null> {
+  async sendMessage(jobId: string, prompt: string, deadline: Deadline, hooks: WriteHooks = {}): Promise<Job | null> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}/message`
-    const says = messageSentences(jobId, this.options.projectId, this.options.baseUrl, newJobWay)
     try {
-      return await this.write({ url, jobId, surelyTakenStatus: null, says }, prompt, deadline, hooks)
+      return await this.write({ operation: 'message', url, jobId, surelyTakenStatus: null }, prompt, deadline, hooks)
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind !== 'takenUnread') throw error
-      hooks.log?.(error.message)
+      hooks.onTakenUnread?.(error)
       return null
     }
   }
@@ -123,7 +112,7 @@ export class JobService {
   private async write(write: Write, prompt: string, deadline: Deadline, hooks: WriteHooks): Promise<Job> {
     const { tries, backoffBaseMs, backoffCapMs } = this.options.createRetry ?? ServicePolicy.create
     for (let attempt = 1; ; attempt++) {
-      this.mayStartWrite(deadline, write.says)
+      this.mayStartWrite(deadline, write)
       let failure: unknown
       try {
         return await this.writeOnce(write, prompt, deadline, () => hooks.onSending?.(true))
@@ -135,9 +124,9 @@ export class JobService {
       if (!(failure instanceof ServiceError) || failure.kind !== 'notTaken' || attempt >= tries) throw failure
       const waitMs = failure.retryAfterMs ?? backoffMs(attempt, backoffBaseMs, backoffCapMs)
       if (waitMs >= deadline.remainingMs()) {
-        throw new ServiceError(`${failure.message} The timeout runs out before another try could be made.`, 'fatal')
+        throw failure.givingUp({ by: 'noTimeForRetry' }, 'fatal')
       }
-      hooks.log?.(`${failure.message} ${tryingAgain(waitMs, { next: attempt + 1, of: tries })}`)
+      hooks.onRetry?.(failure, waitMs, { next: attempt + 1, of: tries })
       await sleep(waitMs, deadline)
     }
   }
@@ -147,73 +136,43 @@ export class JobService {
    * its time is up by the clock, even if the deadline's timer has not fired yet. Either way nothing
    * was sent, so no job was made and no message delivered.
    */
-  private mayStartWrite(deadline: Deadline, says: WriteSentences): void {
+  private mayStartWrite(deadline: Deadline, write: Write): void {
     if (deadline.signal.aborted && !deadline.timeUp.aborted) throw deadline.signal.reason
     if (deadline.timeUp.aborted || deadline.remainingMs() <= 0) {
-      throw this.writeFailure(new DeadlineError(), { written: false, status: null }, says)
+      throw this.writeFailure(new DeadlineError(), { written: false, status: null }, write)
     }
   }
 
   /** Asks for the job once; the caller decides whether a failure is worth another try. */
   async getJob(jobId: string, signal: AbortSignal): Promise<Job> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}`
+    const failed = (kind: ServiceError['kind'], problem: ServiceProblem, retryAfter: number | null = null) =>
+      this.failure('read', jobId, kind, problem, retryAfter)
     let response: HttpResponse
     try {
       response = await this.http.send('GET', url, { headers: this.authHeaders(), signal })
       this.answered = true
     } catch (error) {
-      if (error instanceof NetworkError && error.refusedLocally) {
-        throw new ServiceError(
-          `The read of job ${jobId} was not sent: ${error.message}. Check the inputs it is made of ` +
-            `(apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); reading again would fail the same way.`,
-          'fatal'
-        )
-      }
-      if (error instanceof NetworkError && this.neverResolved(error)) {
-        throw new ServiceError(
-          `Could not read job ${jobId} at ${this.options.baseUrl}: ${error.message}. Check baseUrl.`,
-          'fatal'
-        )
-      }
-      if (error instanceof NetworkError) {
-        throw new ServiceError(`Could not read job ${jobId}: ${error.message}.`, 'transient')
-      }
-      throw error
+      if (!(error instanceof NetworkError)) throw error
+      const detail = error.message
+      if (error.refusedLocally) throw failed('fatal', { what: 'refusedOnTheRunner', detail })
+      if (this.neverResolved(error)) throw failed('fatal', { what: 'unreachable', detail })
+      throw failed('transient', { what: 'noAnswer', detail })
     }
     const { status } = response
     if (status >= 200 && status < 300) {
       const { job, problem } = readJobRecord(parseJson(response.body))
       // The record of another job is not this job, whatever else it says (a path that reached
       // another route, a cache that mixed answers): its status and prLink are not taken.
-      if (job && job.id !== jobId) {
-        throw new ServiceError(
-          `The service answered the read of job ${jobId} with the record of another job (${job.id}), which is ` +
-            `not the job asked for; a proxy or cache may be in the way.`,
-          'notAJob'
-        )
-      }
-      if (job) return job
-      throw new ServiceError(
-        `The service answered the read of job ${jobId} with something that is not a job record${because(problem)} ` +
-          `(HTTP ${status}: ${excerpt(response)}); a proxy may be in the way.`,
-        'notAJob'
-      )
+      if (job && job.id === jobId) return job
+      throw failed('notAJob', notARecord(status, response, job?.id ?? null, problem))
     }
-    if (status === 404) {
-      throw new ServiceError(
-        `Job ${jobId} was not found in project ${this.options.projectId} (HTTP 404). ` +
-          `Check that jobId and projectId belong together.`,
-        'notFound'
-      )
-    }
+    if (status === 404) throw failed('notFound', { what: 'refused', status, excerpt: excerpt(response) })
     if (ServicePolicy.read.retryableStatuses.has(status)) {
-      throw new ServiceError(
-        `Reading job ${jobId} failed with HTTP ${status} (${excerpt(response)}).`,
-        'transient',
-        retryAfterMs(response.headers['retry-after'])
-      )
+      const retryAfter = retryAfterMs(response.headers['retry-after'])
+      throw failed('transient', { what: 'failedStatus', status, excerpt: excerpt(response) }, retryAfter)
     }
-    throw new ServiceError(this.refusal(response, 'read'), 'fatal')
+    throw failed('fatal', refusal(response))
   }
 
   async close(): Promise<void> {
@@ -221,12 +180,10 @@ export class JobService {
   }
 
   /** Sends a write once; the caller decides whether a failure is worth another try. */
-  private async writeOnce(
-    { url, jobId, surelyTakenStatus, says }: Write,
-    prompt: string,
-    deadline: Deadline,
-    onWritten: () => void
-  ): Promise<Job> {
+  private async writeOnce(write: Write, prompt: string, deadline: Deadline, onWritten: () => void): Promise<Job> {
+    const { url, jobId, surelyTakenStatus } = write
+    const failed = (kind: ServiceError['kind'], problem: ServiceProblem, retryAfter: number | null = null) =>
+      this.failure(write.operation, jobId, kind, problem, retryAfter)
     const progress: RequestProgress = { written: false, status: null, onWritten }
     // A cancel stops a write still connecting (nothing of it can have reached the service); once it
     // is being written, it is let finish, so that its answer says what happened.
@@ -245,7 +202,7 @@ export class JobService {
       })
       this.answered = true
     } catch (error) {
-      throw this.writeFailure(error, progress, says)
+      throw this.writeFailure(error, progress, write)
     } finally {
       deadline.signal.removeEventListener('abort', onCancel)
     }
@@ -256,66 +213,59 @@ export class JobService {
       if (job && (jobId === null || job.id === jobId)) return job
       // The service's own success status, or a page cut off at the size limit (no proxy's login page).
       if (status === surelyTakenStatus || response.truncated) {
-        const why = response.truncated
-          ? `it was larger than ${formatBytes(this.limits.maxBodyBytes)}`
-          : `it is not a job record${because(problem ?? 'it names another job')}: ${excerpt(response)}`
-        throw new ServiceError(says.takenUnread(status, why), 'takenUnread')
+        const unread = response.truncated
+          ? ({ as: 'tooLarge', maxBytes: this.limits.maxBodyBytes } as const)
+          : ({
+              as: 'notARecord',
+              ...fieldProblemOf(problem),
+              namedJob: job?.id ?? null,
+              excerpt: excerpt(response)
+            } as const)
+        throw failed('takenUnread', { what: 'takenUnread', status, unread })
       }
-      throw new ServiceError(
-        says.notAJobRecord(status, excerpt(response), job?.id ?? null, because(problem)),
-        'uncertain'
-      )
+      throw failed('uncertain', notARecord(status, response, job?.id ?? null, problem))
     }
-    if (status === 429) {
-      throw new ServiceError(says.rateLimited(), 'notTaken', retryAfterMs(response.headers['retry-after']))
-    }
-    if (status >= 500) throw new ServiceError(says.serverFailed(status, excerpt(response)), 'uncertain')
-    if (status === 400 || status === 404) throw new ServiceError(says.refused(status, excerpt(response)), 'refused')
-    throw new ServiceError(this.refusal(response, 'write'), 'fatal')
+    if (status === 429) throw failed('notTaken', { what: 'rateLimited' }, retryAfterMs(response.headers['retry-after']))
+    if (status >= 500) throw failed('uncertain', { what: 'failedStatus', status, excerpt: excerpt(response) })
+    if (status === 400 || status === 404)
+      throw failed('refused', { what: 'refused', status, excerpt: excerpt(response) })
+    throw failed('fatal', refusal(response))
+  }
+
+  private failure(
+    operation: ServiceOperation,
+    jobId: string | null,
+    kind: ServiceFailure['kind'],
+    problem: ServiceProblem,
+    retryAfterMs: number | null
+  ): ServiceError {
+    const { projectId, baseUrl } = this.options
+    return new ServiceError({ kind, operation, jobId, problem, place: { projectId, baseUrl }, retryAfterMs })
   }
 
   /** What a write that got no complete answer means: not sent, taken but unread, or unknown. */
-  private writeFailure(error: unknown, progress: RequestProgress, says: WriteSentences): unknown {
+  private writeFailure(error: unknown, progress: RequestProgress, { operation, jobId }: Write): unknown {
+    const failed = (kind: ServiceError['kind'], problem: ServiceProblem) =>
+      this.failure(operation, jobId, kind, problem, null)
     const answered2xx = progress.status !== null && progress.status >= 200 && progress.status < 300
     if (answered2xx && (error instanceof DeadlineError || error instanceof NetworkError)) {
-      const why = error instanceof DeadlineError ? 'the timeout ran out while it arrived' : error.message
-      return new ServiceError(says.takenUnread(progress.status as number, why), 'takenUnread')
+      const unread =
+        error instanceof DeadlineError
+          ? ({ as: 'timedOut' } as const)
+          : ({ as: 'cutOff', detail: error.message } as const)
+      return failed('takenUnread', { what: 'takenUnread', status: progress.status as number, unread })
     }
     if (error instanceof DeadlineError) {
-      return progress.written
-        ? new ServiceError(says.timedOutUnanswered(), 'uncertain')
-        : new ServiceError(says.timedOutBeforeSent(), 'fatal')
+      const { written } = progress
+      return failed(written ? 'uncertain' : 'fatal', { what: 'timedOut', written })
     }
     if (!(error instanceof NetworkError)) return error
-    if (error.refusedLocally) return new ServiceError(says.refusedOnTheRunner(error.message), 'fatal')
+    const detail = error.message
+    if (error.refusedLocally) return failed('fatal', { what: 'refusedOnTheRunner', detail })
     // Surely not sent, and asking again would only say the same: the address is wrong.
-    if (this.neverResolved(error)) return new ServiceError(says.unreachable(error.message), 'fatal')
-    if (error.notSent) return new ServiceError(says.unreachable(error.message), 'notTaken')
-    return new ServiceError(says.noAnswer(error.message), 'uncertain')
-  }
-
-  /** 3xx, 401, 403 and anything else unexpected, for a read or a write. */
-  private refusal(response: HttpResponse, scope: 'read' | 'write'): string {
-    const { status } = response
-    if (status >= 300 && status < 400) {
-      return (
-        `The service answered with a redirect (HTTP ${status} to ${redirectTarget(response)}), which is not followed: ` +
-        `the key is only sent to ${this.options.baseUrl}. Check baseUrl; the service may have moved.`
-      )
-    }
-    if (status === 401) {
-      return (
-        `The service rejected the API key (HTTP 401): it is expired or unknown. Check the repository secret ` +
-        `passed as apiKey; a new key can be generated on the API keys page of the project's dashboard.`
-      )
-    }
-    if (status === 403) {
-      return (
-        `The service refused the request (HTTP 403): the API key lacks the ${scope} scope, or this runner's ` +
-        `address is outside the project's IP allow-list. Use a key with the ${scope} scope, or allow the runner's address.`
-      )
-    }
-    return `The service answered HTTP ${status} (${excerpt(response)}). Check baseUrl and projectId.`
+    if (this.neverResolved(error)) return failed('fatal', { what: 'unreachable', detail })
+    if (error.notSent) return failed('notTaken', { what: 'unreachable', detail })
+    return failed('uncertain', { what: 'noAnswer', detail })
   }
 
   /** A host name that has not resolved once in this run: no try will do better. */
@@ -328,7 +278,26 @@ export class JobService {
   }
 }
 
-/** Why a JSON object is not a job record (the field, and what is wrong with it); nothing for a page that is no object. */
-function because(problem: string | undefined): string {
-  return problem && problem !== NOT_AN_OBJECT ? `, as ${problem}` : ''
+/** 3xx, 401, 403 and anything else unexpected, for a read or a write. */
+function refusal(response: HttpResponse): ServiceProblem {
+  const { status } = response
+  if (status >= 300 && status < 400) return { what: 'redirect', status, target: redirectTarget(response) }
+  if (status === 401) return { what: 'keyRejected' }
+  if (status === 403) return { what: 'forbidden' }
+  return { what: 'unexpectedStatus', status, excerpt: excerpt(response) }
+}
+
+/** A 2xx whose body is not the record asked for: another job's (`namedJob`), or no record at all. */
+function notARecord(
+  status: number,
+  response: HttpResponse,
+  namedJob: string | null,
+  problem: string | undefined
+): ServiceProblem {
+  return { what: 'notARecord', status, excerpt: excerpt(response), namedJob, ...fieldProblemOf(problem) }
+}
+
+/** Why a JSON object is not a job record (the field, and what is wrong with it); null for a page that is no object. */
+function fieldProblemOf(problem: string | undefined): { fieldProblem: string | null } {
+  return { fieldProblem: problem && problem !== NOT_AN_OBJECT ? problem : null }
 }

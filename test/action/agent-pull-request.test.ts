@@ -103,6 +103,8 @@ function onComment(body: string, options: { number?: number; login?: string } = 
 const creates = () => service.requests.filter((r) => r.method === 'POST' && /\/job$/.test(r.path))
 const messages = () => service.requests.filter((r) => r.method === 'POST' && /\/message$/.test(r.path))
 const notes = () => github.comments.filter((c) => c.body.includes('<!-- docs-agent-job: '))
+/** The replies the action wrote: its comments without the notes naming a job. */
+const replies = () => github.comments.filter((c) => !c.body.includes('<!-- docs-agent-job: '))
 
 describe('the note on the pull request a job opened', () => {
   it('is left once, with the job id in a hidden marker, what asked for it and how to ask for changes', async () => {
@@ -297,7 +299,7 @@ describe("/docs on the agent's own pull request", () => {
     expect(service.requests).toHaveLength(0)
     expect(run.stdout).toMatch(
       new RegExp(
-        `::error::Could not tell whether pull request #${AGENT_PR} is the agent's own: .*HTTP 502.*Nothing was sent ` +
+        `::error::Could not tell whether pull request #${AGENT_PR} keeps a job: .*HTTP 502.*Nothing was sent ` +
           'to the service\\. Ask again, or start a new job there with "/docs --new <instruction>"\\.'
       )
     )
@@ -363,9 +365,11 @@ describe('review comments and reviews', () => {
     expect(github.reactions).toEqual([{ commentId: 5151, content: 'eyes', on: 'review comment' }])
     const [reply] = github.comments
     expect(reply.inReplyTo).toBe(5151)
+    // The reply in the review thread, then the note naming the job on the conversation: the thread keeps its job.
     expect(github.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
       `/repos/${REPO}/pulls/comments/5151/reactions`,
-      `/repos/${REPO}/pulls/40/comments/5151/replies`
+      `/repos/${REPO}/pulls/40/comments/5151/replies`,
+      `/repos/${REPO}/issues/40/comments`
     ])
     expect(
       github.requests
@@ -445,8 +449,10 @@ describe('review comments and reviews', () => {
     expect(creates()).toHaveLength(1)
     expect(JSON.parse(creates()[0].body).prompt).toMatch(/^add an example for each flag\n\nContext:/)
     expect(github.reactions).toHaveLength(0)
-    expect(github.comments.map((c) => c.issueNumber)).toEqual([40])
+    expect(replies().map((c) => c.issueNumber)).toEqual([40])
+    expect(notes().map((c) => c.issueNumber)).toEqual([40])
     expect(github.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+      `/repos/${REPO}/issues/40/comments`,
       `/repos/${REPO}/issues/40/comments`
     ])
   })
@@ -469,10 +475,12 @@ describe('one reply, edited as the run goes', () => {
     expect(run.code).toBe(0)
     const jobId = run.outputs.jobId
     const [reply] = github.comments
-    expect(github.comments).toHaveLength(1)
+    expect(replies()).toHaveLength(1)
     const writes = github.requests.filter((r) => r.method !== 'GET')
+    // The reaction, the reply, and at the end the note naming the job: the issue keeps it.
     expect(writes.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
       `/repos/${REPO}/issues/comments/4242/reactions`,
+      `/repos/${REPO}/issues/12/comments`,
       `/repos/${REPO}/issues/12/comments`
     ])
     expect(writes.filter((r) => r.method === 'PATCH').length).toBeGreaterThanOrEqual(2)
@@ -548,7 +556,7 @@ describe('one reply, edited as the run goes', () => {
 
     expect(run.code).toBe(1)
     const [reply] = github.comments
-    expect(github.comments).toHaveLength(1)
+    expect(replies()).toHaveLength(1)
     expect(reply.body).toMatch(/^⏱️ Timed out: job `(job_1_\w+)` was still `active`.*It keeps running on the service/)
     expect(reply.body.split(run.outputs.jobId).length - 1).toBe(1)
     expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)

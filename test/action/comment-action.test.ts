@@ -68,11 +68,20 @@ function commentRunOptions({ event, inputs = {}, env = {}, entry }: CommentRun) 
   }
 }
 
-/** One reply posted, then only edits of it: the requests GitHub got, without the reads of the thread. */
+/** The marker of the note that names the thread's job (report/thread-note.ts), left once the job exists. */
+const NOTE = '<!-- docs-agent-job: '
+const replies = () => github.comments.filter((c) => !c.body.includes(NOTE))
+
+/**
+ * One reply posted, then only edits of it: the requests GitHub got, without the reads of the thread
+ * and the note naming the job.
+ */
 function expectOneReplyEdited(): void {
-  const writes = github.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`)
-  const [reply] = github.comments
-  expect(github.comments).toHaveLength(1)
+  const writes = github.requests
+    .filter((r) => r.method !== 'GET' && !String(r.body?.body).includes(NOTE))
+    .map((r) => `${r.method} ${r.path}`)
+  const [reply] = replies()
+  expect(replies()).toHaveLength(1)
   expect(writes.slice(0, 2)).toEqual([
     `POST /repos/${REPO}/issues/comments/4242/reactions`,
     `POST /repos/${REPO}/issues/12/comments`
@@ -102,8 +111,8 @@ describe('a trusted comment', () => {
     )
     expect(prompt.endsWith(ASKED_ON_ISSUE_12)).toBe(true)
     expect(github.reactions).toEqual([{ commentId: 4242, content: 'eyes' }])
-    const [reply] = github.comments
-    expect(github.comments).toHaveLength(1)
+    const [reply] = replies()
+    expect(replies()).toHaveLength(1)
     expect(reply.issueNumber).toBe(12)
     expect(reply.bodies[0]).toContain(`[Follow the workflow run](${RUN_LINK})`)
     const { jobId, prLink } = run.outputs
@@ -117,8 +126,15 @@ describe('a trusted comment', () => {
     expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
     expect(reply.body.endsWith(`· [Workflow run](${RUN_LINK})`)).toBe(true)
     expectOneReplyEdited()
-    expect(github.requests.every((r) => r.headers.authorization === `token ${TOKEN}`)).toBe(true)
-    expect(github.requests[0].headers['user-agent']).toMatch(/^docs-agent-job-action\/\d+\.\d+\.\d+ /)
+    // Octokit's writes, and the bounded reads of the thread (for the note naming its job).
+    expect(
+      github.requests.every(
+        (r) => r.headers.authorization === (r.method === 'GET' ? `Bearer ${TOKEN}` : `token ${TOKEN}`)
+      )
+    ).toBe(true)
+    expect(github.requests.find((r) => r.method !== 'GET')?.headers['user-agent']).toMatch(
+      /^docs-agent-job-action\/\d+\.\d+\.\d+ /
+    )
     // The summary shows the prompt as given, and the context sent with it, folded.
     expect(run.summary).toContain('<blockquote>explain the retry policy in the FAQ</blockquote>')
     expect(run.summary).toMatch(
@@ -148,7 +164,7 @@ describe('a trusted comment', () => {
     // On a pull request, the context lists its changed files too.
     expect(prompt).toContain('- `src/cli.ts` modified, +3 -1')
     expect(run.stdout).not.toContain('::warning')
-    expect(github.comments.map((c) => c.issueNumber)).toEqual([31])
+    expect(replies().map((c) => c.issueNumber)).toEqual([31])
   })
 
   it('works on GitHub Enterprise Server: API calls under GITHUB_API_URL, links on GITHUB_SERVER_URL', async () => {
@@ -348,9 +364,15 @@ describe('GitHub trouble never changes the outcome', () => {
     expect(run.stdout).toMatch(
       /::warning::Could not react to the comment on the issue #12: HTTP 403 \(Resource not accessible by integration.*"issues: write" and "pull-requests: write"/
     )
-    // No reply was made, so the outcome is tried as a new reply.
-    expect(github.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST'])
-    expect(github.requests[2].body.body).toMatch(/^✅ Job/)
+    // No reply was made, so the outcome is tried as a new reply (beside the note naming the job, refused too).
+    const posts = github.requests.filter((r) => r.method === 'POST' && !String(r.body?.body).includes(NOTE))
+    expect(posts.map((r) => r.path)).toEqual([
+      `/repos/${REPO}/issues/comments/4242/reactions`,
+      `/repos/${REPO}/issues/12/comments`,
+      `/repos/${REPO}/issues/12/comments`
+    ])
+    expect(posts[2].body.body).toMatch(/^✅ Job/)
+    expect(github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0)
     expect(run.stdout).not.toContain('::error::')
   })
 
@@ -449,7 +471,8 @@ describe('the GitHub client', () => {
       expect(fromComment.stdout).toMatch(
         /::warning::Could not load the GitHub client: Cannot find module .+\. The job is not affected\./
       )
-      expect(github.requests).toHaveLength(0)
+      // Only the bounded reads of the thread (for its job's note), which need no client.
+      expect(github.requests.filter((r) => r.method !== 'GET')).toHaveLength(0)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

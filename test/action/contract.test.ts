@@ -207,3 +207,37 @@ describe('where the stand-in follows the description rather than its old habits'
     expect([answers[0], ...answers.slice(3)].flat()).toEqual([])
   })
 })
+
+describe.concurrent('a job id may be any string without control characters', () => {
+  it('an id with a slash, a space, a percent sign and a question mark: followed, encoded in every path, output as it is', async (test) => {
+    const odd = 'jobs/2026 11/β%3F?x'
+    const service = await standIn(test, { plan: { activeReads: 1 }, jobIds: () => odd })
+    const result = await run(service)
+
+    expect(result.code).toBe(0)
+    expect(result.outputs.jobId).toBe(odd)
+    expect(result.outputs.status).toBe('completed')
+    const reads = service.requestsOf('GET')
+    expect(reads.length).toBeGreaterThan(0)
+    expect(reads.every((r) => r.path === `/v2/agent/docs/job/${encodeURIComponent(odd)}`)).toBe(true)
+    expect(service.requests.flatMap((r) => contract.requestProblems(r))).toEqual([])
+  })
+
+  it('a record refused names the field and the reason', async (test) => {
+    const service = await standIn(test, { plan: { activeReads: 1 }, jobIds: () => 'job\u0007bell' })
+    const result = await run(service)
+
+    expect(result.code).toBe(1)
+    expect(result.stdout).toMatch(/::error::.*`id`.*control character/)
+  })
+
+  it('the jobId input takes any id without control characters', async (test) => {
+    const service = await standIn(test, { plan: { activeReads: 1 } })
+    const odd = service.seedJob({ id: 'team a/job #7' })
+    const result = await runAction({ inputs: inputsFor(service, { jobId: odd, prompt: '' }) })
+
+    expect(result.code).toBe(0)
+    expect(result.outputs.status).toBe('completed')
+    expect(service.requestsOf('GET')[0].path).toBe(`/v2/agent/docs/job/${encodeURIComponent(odd)}`)
+  })
+})

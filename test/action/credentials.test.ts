@@ -1,19 +1,23 @@
-// Credentials never leave, end to end through the bundle (issue 20): real-shape samples of every
-// format in the scan's corpus (scripts/credential-samples.js: gitleaks' rule list, generated from
-// each format's shape with a seeded generator) planted in a push's diffs and commit messages with
-// `context: diff`, and in a comment's instruction; the four paths the issue found open (invisible
-// characters inside a token, a review hunk cut past a key's BEGIN line, secret files renamed, SendGrid
-// keys of other lengths); promptFile's text. What matters is the prompt the stand-in service received.
+// Credentials never leave, end to end through the bundle: real-shape samples of every format in the
+// scan's corpus (scripts/credential-samples.js: gitleaks' rule list, generated from each format's
+// shape with a seeded generator) planted in a push's diffs and commit messages with `context: diff`,
+// and in a comment's instruction; four ways a credential got past the scan before (invisible
+// characters inside a token, a review hunk cut past a key's BEGIN line, secret files renamed,
+// SendGrid keys of other lengths); promptFile's text. What matters is the prompt the stand-in
+// service received.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { HOSTILE_SHAPES } from '../../scripts/credential-hostile.js'
+import { PUBLIC_VALUES } from '../../scripts/credential-public-values.js'
 import { credentialSamples, fill } from '../../scripts/credential-samples.js'
 import { mulberry32 } from '../support/soak.js'
 import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
 import {
   changedFile,
   issueCommentEvent,
+  pullRequestEvent,
   pushEvent,
   removeEventFiles,
   reviewCommentEvent,
@@ -23,6 +27,7 @@ import {
   type StandInGitHub
 } from '../support/stand-in-github.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
+import { msAfter, withinTimeout } from '../support/step-time.js'
 
 const TOKEN = 'ghs_credentials0action0token0123456789'
 const PROMPT = 'Bring the docs up to date with these changes.'
@@ -303,5 +308,124 @@ describe("promptFile's text", () => {
       /::warning::The prompt held 1 credential, blanked before sending: 1 × Slack token \(the prompt\)/
     )
     expect(result.summary).toContain('Credentials blanked before sending: 1: 1 × Slack token (the prompt).')
+  })
+})
+
+function pullRequestRun(body: string, changedFiles: number, inputs: Record<string, string> = {}) {
+  return runAction({
+    inputs: inputsFor(service, {
+      prompt: PROMPT,
+      githubToken: TOKEN,
+      context: 'diff',
+      contextLimit: '1000000',
+      ...inputs
+    }),
+    env: runnerEnvironment(
+      github,
+      'pull_request_target',
+      pullRequestEvent({ number: 7, body, changedFiles, fork: 'stranger/docs-site' })
+    )
+  })
+}
+
+describe('encoded text', () => {
+  it('blanks real-shape tokens right after `\\n` in a JSON string of a diff, and URL-encoded in a pull request body', async () => {
+    const tokens = {
+      github: j('gh', 'p_') + fill('{A36}', rng),
+      aws: j('AK', 'IA') + fill('{U16}', rng),
+      slack: j('xox', 'b-') + fill('{d12}-{d13}-{A24}', rng),
+      openai: j('sk-', 'proj-') + fill('{w40}', rng) + j('T3Blbk', 'FJ') + fill('{w40}', rng),
+      stripe: j('sk_', 'live_') + fill('{A24}', rng)
+    }
+    const values = Object.values(tokens)
+    const patch = [
+      `@@ -0,0 +1,${values.length} @@`,
+      ...values.map((value, i) => `+  "step${i}": "echo ready\\n${value}",`)
+    ].join('\n')
+    // A pull request's body with each token in a URL's query, after an encoded `=` or space, or encoded whole.
+    const body = [
+      'The callback failed with these links:',
+      ...values.map((value, i) =>
+        i % 2 === 0
+          ? `https://example.com/cb?state%3D${value}&page=2`
+          : `https://example.com/cb?q=run%20${encodeURIComponent(value)}`
+      )
+    ].join('\n')
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({
+      repository: {
+        pullFiles: { 7: [changedFile('config/steps.json', { additions: values.length, deletions: 0, patch })] }
+      }
+    })
+    const result = await pullRequestRun(body, 1)
+
+    expect(result.code).toBe(0)
+    const [prompt] = promptsSent()
+    for (const value of values) {
+      expect(prompt).not.toContain(value)
+      expect(prompt).not.toContain(encodeURIComponent(value))
+    }
+    // The escape before each stays; the token after it is a marker.
+    expect(prompt).toContain('+  "step0": "echo ready\\n[redacted: GitHub token]",')
+    expect(prompt).toContain('+  "step1": "echo ready\\n[redacted: AWS access key]",')
+    expect(prompt).toContain('https://example.com/cb?state%3D[redacted: GitHub token]&page=2')
+    expect(prompt.split('[redacted: ').length - 1).toBe(2 * values.length)
+  })
+})
+
+describe('hostile text', () => {
+  it('a few hundred KiB of text made to stall the scan does not hold the step past its timeout', async () => {
+    const KiB = 1024
+    const shapes = Object.values(HOSTILE_SHAPES).slice(0, 3)
+    const files = shapes.map((make, i) => {
+      const lines = make(128 * KiB).split('\n')
+      return changedFile(`docs/hostile-${i}.md`, {
+        additions: lines.length,
+        deletions: 0,
+        patch: [`@@ -0,0 +1,${lines.length} @@`, ...lines.map((line) => `+${line}`)].join('\n')
+      })
+    })
+    const timeoutMs = 4000
+    service = await startStandInService({ plan: { activeMs: 60_000 } })
+    github = await startStandInGitHub({ repository: { pullFiles: { 7: files } } })
+    const result = await pullRequestRun('Adds the hostile pages.', files.length, { timeout: `${timeoutMs / 1000}s` })
+
+    // The scan ended in time for the create; the job then outlived the step's timeout, which ended it.
+    expect(service.requestsOf('POST')).toHaveLength(1)
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('did not reach a final status within the timeout of 4.0s')
+    expect(msAfter(github.requests[0], result)).toBeLessThan(withinTimeout(timeoutMs))
+  }, 60_000)
+})
+
+describe('public values', () => {
+  it("a docs diff of vendors' published examples, fingerprints, cache and idempotency keys and page tokens reaches the service as written, with no word of rotating", async () => {
+    const lines = PUBLIC_VALUES.flatMap(({ text }) => text.split('\n'))
+    const patch = [`@@ -0,0 +1,${lines.length} @@`, ...lines.map((line) => `+${line}`)].join('\n')
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({
+      repository: {
+        pullFiles: { 7: [changedFile('docs/examples.md', { additions: lines.length, deletions: 0, patch })] }
+      }
+    })
+    const result = await pullRequestRun('Documents the setup.', 1)
+
+    expect(result.code).toBe(0)
+    const [prompt] = promptsSent()
+    expect(prompt).not.toContain('[redacted: ')
+    for (const line of lines) expect(prompt).toContain(`+${line}`)
+    expect(result.stdout).not.toMatch(/rotate/i)
+    expect(result.summary).not.toContain('Credentials blanked')
+  })
+
+  it("the prompt's AWS example keys go as written, with no word of rotating", async () => {
+    const prompt =
+      'Document the setup: `aws configure` asks for AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.'
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    const result = await runAction({ inputs: inputsFor(service, { prompt }) })
+
+    expect(result.code).toBe(0)
+    expect(promptsSent()).toEqual([prompt])
+    expect(result.stdout).not.toMatch(/rotate|credential/i)
   })
 })

@@ -54,7 +54,8 @@ describe.concurrent('a follow-up message', () => {
     expect(run.outputs).toMatchObject({
       jobId,
       status: 'completed',
-      prLink: 'https://github.com/example/docs/pull/77'
+      prLink: 'https://github.com/example/docs/pull/77',
+      jobCreated: 'false'
     })
     expect(run.stdout).toContain(`Sent the follow-up message to job ${jobId}.`)
     expect(run.stdout).toMatch(
@@ -134,6 +135,8 @@ describe.concurrent('a follow-up message', () => {
     const run = await followUp(service, 'job_404_gone')
 
     expect(run.code).toBe(1)
+    // Refused: nothing was sent, so neither true nor false.
+    expect(run.outputs.jobCreated).toBeUndefined()
     expect(lines(run, 'error')).toEqual([
       expect.stringMatching(
         /^::error::Job job_404_gone in project docs refused the follow-up message \(HTTP 404: Job not found\): .*No new job was created/
@@ -264,5 +267,22 @@ describe.concurrent('the prNumber output', () => {
 
     expect(run.code).toBe(0)
     expect(run.outputs).toMatchObject({ prLink: 'https://github.com/example/docs/pull/78', prNumber: '78' })
+  })
+})
+
+describe.concurrent('a follow-up is not done on the strength of its own answer', () => {
+  it("the message's answer reads active, the next reads the old completed: the run waits for the new work", async (test) => {
+    const service = await standIn(test, {
+      plan: { activeReads: 1 },
+      staleReadsAfterMessage: 2,
+      freshMessageAnswer: true,
+      messagePlan: { activeReads: 1, prLink: 'https://github.com/example/docs/pull/77' }
+    })
+    const jobId = service.seedJob()
+    const run = await runAction({ inputs: inputsFor(service, { jobId, prompt: 'Also say --force never asks' }) })
+
+    expect(run.code).toBe(0)
+    expect(service.requestsOf('GET')).toHaveLength(4)
+    expect(run.outputs.prLink).toBe('https://github.com/example/docs/pull/77')
   })
 })

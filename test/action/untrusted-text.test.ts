@@ -1,7 +1,6 @@
 // The bundled action, run as the runner runs it, fed text from outside that tries to take over:
 // workflow commands in the service's answers, shell bait in a pull request link, paths that point
 // at other routes, Markdown and secrets aimed at the comment thread, and settings it cannot read.
-// (Issue 9, items 1, 2, 4, 5 and 10.)
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction, type ActionRun } from '../support/run-action.js'
 import { commandsTheRunnerWouldObey, unexpectedCommands } from '../support/runner-commands.js'
@@ -61,7 +60,7 @@ const COMMANDS_IN_A_LINE = [
   `\n##[set-output name=prLink;]${MARKER}`
 ].join('')
 
-describe('item 1: no workflow command from outside text', () => {
+describe('no workflow command from outside text', () => {
   it('a status with commands in it is not a job record: read again, and never obeyed', async () => {
     service = await startStandInService({
       faults: [created(), read({ status: `active${COMMANDS_IN_A_LINE}` }), read({ status: 'completed', prLink: PR })]
@@ -163,7 +162,7 @@ describe('item 1: no workflow command from outside text', () => {
   })
 })
 
-describe('item 2: no shell bait in outputs', () => {
+describe('no shell bait in outputs', () => {
   const BAIT = `${PR}?$(touch\${IFS}pwned)`
 
   it('a prLink that is not a pull request link: one warning, an empty output, not in the summary', async () => {
@@ -208,7 +207,7 @@ describe('item 2: no shell bait in outputs', () => {
   })
 })
 
-describe('item 4: the path names the job it means', () => {
+describe('the path names the job it means', () => {
   it.each(['.', '..', '%2e', '%2e%2E', '.%2E', '%252e%252e'])(
     'projectId %j is refused before any request',
     async (projectId) => {
@@ -223,7 +222,7 @@ describe('item 4: the path names the job it means', () => {
     }
   )
 
-  // Any other text without control characters is a job id the contract allows, sent encoded (conversation-trust.test.ts).
+  // Any other text without control characters is a job id the contract allows, sent encoded (contract.test.ts).
   it.each(['.', '..', 'x'.repeat(201)])('jobId %j is refused before any request', async (jobId) => {
     service = await startStandInService()
     const run = await runAction({ inputs: inputsFor(service, { prompt: '', jobId }) })
@@ -262,7 +261,7 @@ describe('item 4: the path names the job it means', () => {
   })
 })
 
-describe('item 5: replies on the thread are ours', () => {
+describe('replies on the thread are ours', () => {
   function runOnComment(
     event: CommentEventOptions,
     inputs: Record<string, string> = {},
@@ -352,7 +351,7 @@ describe('item 5: replies on the thread are ours', () => {
   })
 })
 
-describe('item 10: say what is not checked', () => {
+describe('a prompt input on a comment-triggered run warns that anyone who comments starts a job', () => {
   it('an issue_comment run with a prompt input warns that anyone who comments starts a job', async () => {
     service = await startStandInService({ plan: { activeMs: 100 } })
     const run = await runAction({

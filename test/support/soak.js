@@ -13,7 +13,7 @@ export const SOAK_SEED = 20261121
 export const SOAK_FAULT_RATE = 0.25
 export const SOAK_CONCURRENCY = 4
 /**
- * pollInterval at the floor issue 9 gives it (1 s), and a timeout that leaves room for a few retries.
+ * pollInterval at the shortest the action accepts (1 s), and a timeout that leaves room for a few retries.
  * Jobs stay active 0.1-1.6 s (below), so that a run reads its job a few times.
  */
 const SOAK_INPUTS = { projectId: 'docs', pollInterval: '1s', timeout: '3s' }

@@ -4,11 +4,15 @@
 // to review comments, and who the token is (comment-triggered runs, the note on the agent's pull
 // request); a pull request's details (the summary of a job that opened one); and the
 // reads of the context for the agent: a workflow run, a workflow's runs, a comparison of two commits,
-// a pull request's files, the releases. A real HTTP server on 127.0.0.1, Node's built-ins only,
+// a pull request's files, the releases; who may label (a collaborator's permission), reactions on an
+// issue itself, and locked issues that refuse comments. A real HTTP server on 127.0.0.1, Node's built-ins only,
 // like ./stand-in-service.js; it records every request, and can answer every request with an error
 // (a token without `issues: write`, a server that is down), or one route with a fault of its own
 // (403, 404, 422, a rate limit, an answer that never comes, a body of any text), or add headers of its
-// own to every answer (a deprecation notice).
+// own to every answer (a deprecation notice). It keeps labels on issues and pull requests too (added
+// by the action, or there before the run), lists the open ones that carry a label
+// (`GET …/issues?labels=…&state=open`), and knows each pull request's state (open, merged, closed),
+// which a test may change between runs.
 //
 // It also writes the event payloads the runner hands an action (GITHUB_EVENT_PATH), so that a test
 // reads as "this comment, by this person, on this thread", or "this push of these commits".
@@ -29,9 +33,11 @@ import { join } from 'node:path'
  * @property {number} at When it arrived (Date.now()): the benchmark counts the reads before the create.
  *
  * @typedef {object} Reaction
- * @property {number} commentId
+ * @property {number} [commentId] The comment reacted to (not set for a reaction on an issue itself).
+ * @property {number} [issueNumber] For a reaction on an issue or pull request itself (a label asked).
  * @property {string} content
- * @property {'review comment'} [on] Set for a reaction on a review comment (a comment on the diff).
+ * @property {'review comment' | 'issue'} [on] Set for a reaction on a review comment (a comment on the
+ *   diff), or on an issue or pull request itself.
  *
  * @typedef {object} ThreadComment
  * @property {number} id
@@ -80,8 +86,10 @@ import { join } from 'node:path'
  *   (see apiPullRequest); a number not here is a 404.
  * @property {object[]} [releases] As GitHub lists them, newest first.
  *
- * @typedef {'reaction' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
- *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull'} Route
+ * @typedef {'reaction' | 'issue-reaction' | 'permission' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
+ *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
+ *   'label-add' | 'issue-list'} Route
+ * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
  *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
@@ -102,6 +110,12 @@ import { join } from 'node:path'
  * @property {string} [user] What `GET /user` answers: this login; by default a 403, as GitHub answers a
  *   GITHUB_TOKEN (an installation token is no user).
  * @property {SeededComment[]} [threadComments] Comments on the threads before the run.
+ * @property {Record<string, string>} [permissions] Each login's role on the repository (admin, maintain,
+ *   write, triage, read), as `GET …/collaborators/{login}/permission` answers; anyone else reads `read`.
+ * @property {number[]} [lockedIssues] Issues that refuse new comments (403), as a locked issue does.
+ * @property {Record<number, string[]>} [labels] Labels on issues and pull requests before the run, by number.
+ * @property {Record<number, PullState>} [pullStates] Each pull request's state (default open); a number
+ *   here and not in `repository.pulls` is read as `apiPullRequest` makes it.
  * @property {string} [host] Default 127.0.0.1.
  */
 
@@ -133,6 +147,10 @@ export async function startStandInGitHub(options = {}) {
   const hanging = []
   /** @type {Map<Route | null, number>} How many requests of each route were answered late (delays). */
   const delayed = new Map()
+  /** @type {Map<number, string[]>} The labels on each issue or pull request, in the order added. */
+  const labels = new Map(Object.entries(options.labels ?? {}).map(([n, names]) => [Number(n), [...names]]))
+  /** @type {Map<number, PullState>} */
+  const pullStates = new Map(Object.entries(options.pullStates ?? {}).map(([n, state]) => [Number(n), state]))
   // Set by hangFromNow(): GitHub stops answering in the middle of a run.
   let silent = false
 
@@ -165,6 +183,17 @@ export async function startStandInGitHub(options = {}) {
       reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
       return { status: 201, body: { id: nextId++, content: req.body?.content } }
     }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
+    if (match && req.method === 'POST') {
+      reactions.push({ issueNumber: Number(match[3]), content: req.body?.content, on: 'issue' })
+      return { status: 201, body: { id: nextId++, content: req.body?.content } }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const role = options.permissions?.[decodeURIComponent(match[3])] ?? 'read'
+      const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role
+      return { status: 200, body: { permission, role_name: role, user: { login: decodeURIComponent(match[3]) } } }
+    }
     if (req.pathname === '/user' && req.method === 'GET') {
       return options.user
         ? { status: 200, body: { login: options.user, type: 'User' } }
@@ -183,6 +212,9 @@ export async function startStandInGitHub(options = {}) {
       return { status: 200, body }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.path)
+    if (match && req.method === 'POST' && options.lockedIssues?.includes(Number(match[3]))) {
+      return { status: 403, body: { message: 'Unable to create comment because issue is locked.' } }
+    }
     if (match && req.method === 'POST') {
       const comment = {
         id: nextId++,
@@ -205,9 +237,35 @@ export async function startStandInGitHub(options = {}) {
       comments.set(comment.id, comment)
       return { status: 201, body: describe(match[1], match[2], comment) }
     }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/labels$/.exec(req.path)
+    if (match && req.method === 'POST') {
+      const number = Number(match[3])
+      const names = Array.isArray(req.body?.labels) ? req.body.labels.map(String) : []
+      const on = labels.get(number) ?? []
+      for (const name of names) if (!on.includes(name)) on.push(name)
+      labels.set(number, on)
+      return { status: 200, body: on.map((name) => ({ name })) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const [owner, repo] = [match[1], match[2]]
+      const wanted = (req.query.labels ?? '').split(',').filter(Boolean)
+      const state = req.query.state ?? 'open'
+      const perPage = Number(req.query.per_page ?? 30)
+      const page = Number(req.query.page ?? 1)
+      // Newest first, as GitHub sorts by default (created, descending).
+      const listed = [...labels.entries()]
+        .filter(([, names]) => wanted.every((name) => names.includes(name)))
+        .map(([number, names]) => ({ number, names, open: isOpen(pullStates.get(number)) }))
+        .filter((entry) => state === 'all' || (state === 'open') === entry.open)
+        .sort((a, b) => b.number - a.number)
+        .slice((page - 1) * perPage, page * perPage)
+        .map(({ number, names, open }) => listedPull(owner, repo, number, names, open))
+      return { status: 200, body: listed }
+    }
     match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
     if (match && req.method === 'PATCH') {
-      const comment = comments.get(Number(match[3]))
+      const comment = comments.get(Number(match[3])) ?? seeded.find((c) => c.id === Number(match?.[3]))
       if (!comment) return { status: 404, body: { message: 'Not Found' } }
       comment.body = String(req.body?.body)
       comment.bodies.push(comment.body)
@@ -253,7 +311,11 @@ export async function startStandInGitHub(options = {}) {
       case 'releases':
         return { status: 200, body: paged(repository.releases ?? []) }
       case 'pull': {
-        const pull = repository.pulls?.[Number(parts[5])]
+        const number = Number(parts[5])
+        const state = pullStates.get(number)
+        const pull =
+          repository.pulls?.[number] ??
+          (state ? apiPullRequest({ number, state, repository: `${parts[2]}/${parts[3]}` }) : undefined)
         return pull ? { status: 200, body: pull } : notFound()
       }
       default:
@@ -310,6 +372,27 @@ export async function startStandInGitHub(options = {}) {
           author: c.author.login ? { login: c.author.login } : null
         })),
         files: [...files.values()].slice(0, 300)
+      }
+    }
+  }
+
+  /**
+   * A pull request as the issues list shows it.
+   * @param {string} owner @param {string} repo @param {number} number @param {string[]} names @param {boolean} open
+   */
+  function listedPull(owner, repo, number, names, open) {
+    const merged = pullStates.get(number) === 'merged'
+    return {
+      number,
+      title: 'Document the --dry-run flag',
+      state: open ? 'open' : 'closed',
+      html_url: `https://github.example/${owner}/${repo}/pull/${number}`,
+      labels: names.map((name) => ({ name })),
+      user: { login: tokenLogin, type: 'Bot' },
+      pull_request: {
+        url: `https://api.github.example/repos/${owner}/${repo}/pulls/${number}`,
+        html_url: `https://github.example/${owner}/${repo}/pull/${number}`,
+        merged_at: merged ? '2026-11-02T11:00:00Z' : null
       }
     }
   }
@@ -387,13 +470,26 @@ export async function startStandInGitHub(options = {}) {
     },
     /** The requests of the context's reads (workflow runs, compare, pull request files, releases). */
     get reads() {
-      return requests.filter((r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull')
+      return requests.filter(
+        (r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull' && routeOf(r) !== 'issue-list'
+      )
+    },
+    /** The labels on each issue or pull request, by number. */
+    labelsOf: (/** @type {number} */ number) => [...(labels.get(number) ?? [])],
+    /**
+     * Sets a pull request's state, as a merge or a close between runs does.
+     * @param {number} number @param {PullState} state
+     */
+    setPullState: (number, state) => void pullStates.set(number, state),
+    /** The listings of issues and pull requests by label (`GET …/issues?labels=…`). */
+    get labelReads() {
+      return requests.filter((r) => routeOf(r) === 'issue-list')
     },
     /** The reads of a pull request's details (`GET …/pulls/{number}`). */
     get pullReads() {
       return requests.filter((r) => routeOf(r) === 'pull')
     },
-    /** The reads of a thread's comments and of who the token is. */
+    /** The reads of a thread's comments, of who the token is, and of a labeller's permission. */
     get threadReads() {
       return requests.filter(isThreadRead)
     },
@@ -414,7 +510,12 @@ export async function startStandInGitHub(options = {}) {
 /** @param {RecordedRequest} req */
 function isThreadRead(req) {
   const route = routeOf(req)
-  return route === 'comment-list' || route === 'user'
+  return route === 'comment-list' || route === 'user' || route === 'permission'
+}
+
+/** @param {PullState | undefined} state */
+function isOpen(state) {
+  return state === undefined || state === 'open' || state === 'draft'
 }
 
 /** @returns {{status: number, body: object, headers?: Record<string, string>}} */
@@ -430,6 +531,8 @@ function notFound() {
 function routeOf(req) {
   const routes = /** @type {[string, RegExp, Route][]} */ ([
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/, 'reaction'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/reactions$/, 'issue-reaction'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'permission'],
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-create'],
     ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-update'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-list'],
@@ -442,7 +545,9 @@ function routeOf(req) {
     ['GET', /^\/repos\/[^/]+\/[^/]+\/compare\/.+\.\.\..+$/, 'compare'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files$/, 'pull-files'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull']
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'label-add'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list']
   ])
   const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
   return found ? found[2] : null
@@ -494,6 +599,50 @@ export function issueCommentEvent(options) {
     },
     repository: { full_name: repository, name: repository.split('/')[1], owner: { login: repository.split('/')[0] } },
     sender: { login, type: options.userType ?? 'User' }
+  }
+}
+
+/**
+ * @typedef {object} IssuesEventOptions An issue labelled (or opened with its labels).
+ * @property {string} [action] 'labeled' (default), 'opened', 'unlabeled', 'edited'...
+ * @property {number} [number] Default 12.
+ * @property {string} [title] Default 'Retries are not documented'.
+ * @property {string | null} [body] Default: a short request.
+ * @property {string} [author] Who wrote the issue (default 'someone-else').
+ * @property {string} [authorAssociation] The author's author_association (default 'NONE').
+ * @property {string} [labeller] Who added the label, the event's sender (default 'octo-maintainer').
+ * @property {'User' | 'Bot'} [labellerType] Default 'User'.
+ * @property {string} [label] Default 'docs'.
+ * @property {boolean} [locked]
+ * @property {string} [repository] Default 'octo-org/docs-site'.
+ */
+
+/**
+ * An issues event payload (labeled, opened...), shaped as GitHub sends it.
+ * @param {IssuesEventOptions} [options]
+ */
+export function issuesEvent(options = {}) {
+  const repository = options.repository ?? 'octo-org/docs-site'
+  const number = options.number ?? 12
+  const label = { name: options.label ?? 'docs', color: '0e8a16' }
+  const action = options.action ?? 'labeled'
+  const labeller = action === 'opened' ? (options.author ?? 'someone-else') : (options.labeller ?? 'octo-maintainer')
+  return {
+    action,
+    issue: {
+      number,
+      title: options.title ?? 'Retries are not documented',
+      body: options.body === undefined ? 'The retry policy of the client is not described anywhere.' : options.body,
+      html_url: `https://github.com/${repository}/issues/${number}`,
+      state: 'open',
+      locked: options.locked ?? false,
+      labels: [label],
+      author_association: options.authorAssociation ?? 'NONE',
+      user: { login: options.author ?? 'someone-else', type: 'User' }
+    },
+    ...(action === 'labeled' || action === 'unlabeled' ? { label } : {}),
+    repository: repositoryOf(repository),
+    sender: { login: labeller, type: options.labellerType ?? 'User' }
   }
 }
 
@@ -770,11 +919,15 @@ export function pushEvent(options = {}) {
  * @property {string} [fork] The head repository's owner/name, when it is a fork.
  * @property {boolean} [merged]
  * @property {boolean} [draft]
+ * @property {string} [headSha] The head commit (default `commitId('pr-head')`): each push to the pull request moves it.
  * @property {number} [changedFiles] Default 2.
  * @property {number} [additions] Default 6.
  * @property {number} [deletions] Default 2.
  * @property {number} [commits] Default 1.
  * @property {string} [login] The author (default 'octo-contributor').
+ * @property {string} [association] The author's author_association (default 'CONTRIBUTOR').
+ * @property {string} [labeller] For a `labeled` action: who added the label, the sender (default the author).
+ * @property {'User' | 'Bot'} [labellerType]
  * @property {string} [repository] Default 'octo-org/docs-site'.
  */
 
@@ -798,15 +951,24 @@ export function pullRequestEvent(options = {}) {
       draft: options.draft ?? false,
       merged: options.merged ?? false,
       user: { login: options.login ?? 'octo-contributor', type: 'User' },
+      author_association: options.association ?? 'CONTRIBUTOR',
       base: { ref: options.base ?? 'main', sha: commitId('base'), repo: { full_name: repository } },
-      head: { ref: options.head ?? 'feature/dry-run', sha: commitId('pr-head'), repo: { full_name: headRepository } },
+      head: {
+        ref: options.head ?? 'feature/dry-run',
+        sha: options.headSha ?? commitId('pr-head'),
+        repo: { full_name: headRepository }
+      },
       commits: options.commits ?? 1,
       changed_files: options.changedFiles ?? 2,
       additions: options.additions ?? 6,
       deletions: options.deletions ?? 2
     },
+    ...(options.action === 'labeled' ? { label: { name: 'docs', color: '0e8a16' } } : {}),
     repository: repositoryOf(repository),
-    sender: { login: options.login ?? 'octo-contributor', type: 'User' }
+    sender: {
+      login: options.labeller ?? options.login ?? 'octo-contributor',
+      type: options.labellerType ?? 'User'
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 // enough (rules.ts, NAMED_RULES); otherwise the value must look random (entropy.ts). A little over
 // 300 lines, on purpose: each place a secret can be assigned is one pattern here, read side by side.
 import { isOrdinaryWords, isPlaceholder, isReference, looksSecret } from './entropy.js'
+import { isKeyOfWordsAndDigest, isPublicName } from './public-values.js'
 import { NAMED_RULES, PASSWORD_NAME_WORDS, SECRET_NAME_WORDS, type NamedRule } from './rules.js'
 
 /** A credential found: where it is in the text, and its kind. */
@@ -79,6 +80,8 @@ function classifyName(name: string): NameClass {
   while (end > 0 && (SUFFIXES.has(parts[end]) || /^\d+$/.test(parts[end]))) end--
   const last = parts[end]
   if (last === undefined) return null
+  // `Idempotency-Key`, `nextPageToken`, `cache-key`, `--recv-keys`: a key or token that is public.
+  if (isPublicName(parts, end)) return null
   if (PASSWORD_NAME_WORDS.has(last) || /passw(?:or)?d$|passphrase$/.test(last)) return 'password'
   if (SECRET_NAME_WORDS.has(last)) return 'secret'
   // `apikey`, `accesstoken`, `clientsecret`, `SECRETKEY` written as one word.
@@ -100,6 +103,7 @@ function judge(name: string, value: string): string | null {
   const nameClass = classifyName(name)
   if (!nameClass) return null
   if (!looksSecret(value, nameClass === 'password')) return null
+  if (nameClass === 'secret' && isKeyOfWordsAndDigest(value)) return null
   return nameClass === 'password' ? 'password' : 'secret value'
 }
 
@@ -149,25 +153,43 @@ const NAME_HINT = new RegExp(
 /** Hits from values assigned to secret-sounding names, and from the other shapes above. */
 export function assignmentHits(text: string): Hit[] {
   const hits: Hit[] = []
-  // Only lines with a word a secret's name holds are searched for assignments: one pass finds them.
+  // Only lines with a word a secret's name holds are searched for assignments: one pass finds them,
+  // and each such line is searched once, on its own (a search run on the whole text would go on past
+  // the line's end to the next assignment, however far: many such lines would cost text × lines).
   NAME_HINT.lastIndex = 0
   for (let hint = NAME_HINT.exec(text); hint; hint = NAME_HINT.exec(text)) {
     const lineStart = text.lastIndexOf('\n', hint.index) + 1
     let lineEnd = text.indexOf('\n', hint.index)
     if (lineEnd < 0) lineEnd = text.length
-    assignmentsInLine(text, lineStart, lineEnd, hits)
+    assignmentsInLine(text.slice(lineStart, lineEnd), lineStart, hits)
     NAME_HINT.lastIndex = lineEnd + 1
   }
   otherHits(text, hits)
   return hits
 }
 
-/** Hits of `name <op> value` in one line. */
-function assignmentsInLine(text: string, lineStart: number, lineEnd: number, hits: Hit[]): void {
-  ASSIGNMENT.lastIndex = lineStart
-  for (let m = ASSIGNMENT.exec(text); m && m.index < lineEnd; m = ASSIGNMENT.exec(text)) {
+// How many assignments the search takes inside one value (a command's header, a connection string's
+// `Server=...;Database=...;User Id=...;Password=...;`) before it goes on after the value: each costs
+// up to the value's length, so a value made of assignments (`a=a=a=...`) would cost its length squared.
+const MOST_INSIDE_ONE_VALUE = 32
+
+/** Hits of `name <op> value` in one line, which starts at `offset` in the text. */
+function assignmentsInLine(line: string, offset: number, hits: Hit[]): void {
+  ASSIGNMENT.lastIndex = 0
+  let valueEnd = 0
+  let inside = 0
+  for (let m = ASSIGNMENT.exec(line); m; m = ASSIGNMENT.exec(line)) {
     const index = m[4] !== undefined ? 4 : m[5] !== undefined ? 5 : m[6] !== undefined ? 6 : 7
     const value = m[index]
+    if (m.index < valueEnd) {
+      if (++inside > MOST_INSIDE_ONE_VALUE) {
+        ASSIGNMENT.lastIndex = valueEnd
+        continue
+      }
+    } else {
+      inside = 0
+      valueEnd = m.index + m[0].length
+    }
     // A value may hold assignments of its own (`"run": "curl -H 'X-Api-Key: ...'"`, a JDBC URL's
     // `password=`, a connection string's `Password=...;`): the search goes on inside it.
     ASSIGNMENT.lastIndex = m.index + m[0].length - (value?.length ?? 0) - (index === 7 ? 0 : 1)
@@ -175,14 +197,14 @@ function assignmentsInLine(text: string, lineStart: number, lineEnd: number, hit
     if (!value || value.length < 6) continue
     // A badge's token in a README (`badge.svg?token=...`) is public by design.
     if (
-      /[?&]$/.test(text.slice(Math.max(0, m.index - 1), m.index)) &&
-      /badge/i.test(text.slice(Math.max(0, m.index - 200), m.index))
+      /[?&]$/.test(line.slice(Math.max(0, m.index - 1), m.index)) &&
+      /badge/i.test(line.slice(Math.max(0, m.index - 200), m.index))
     )
       continue
     // `const fooToken = ...`: the word before the operator is the name; `var fooToken string =`: the first.
     const kind = judge(m[2], value) ?? (m[3] ? judge(m[3], value) : null)
     if (!kind) continue
-    const start = valueStart(m, index)
+    const start = offset + valueStart(m, index)
     hits.push({ start, end: start + value.length, kind })
   }
 }

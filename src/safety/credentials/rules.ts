@@ -66,14 +66,16 @@ export const TOKEN_RULES: TokenRule[] = [
     family: 'Private key',
     kind: 'private key',
     pattern:
-      '-----BEGIN[A-Z0-9 _-]{0,40} PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END[A-Z0-9 _-]{0,40} PRIVATE KEY(?: BLOCK)?-----|$(?![\\s\\S]))',
+      // The body stops at the next BEGIN line too, so that each BEGIN's search ends where the next starts.
+      '-----BEGIN[A-Z0-9 _-]{0,40} PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END[A-Z0-9 _-]{0,40} PRIVATE KEY(?: BLOCK)?-----|(?=-----BEGIN)|$(?![\\s\\S]))',
     keywords: ['-----begin']
   },
   {
     id: 'putty-private-key',
     family: 'Private key',
     kind: 'private key',
-    pattern: 'PuTTY-User-Key-File-\\d: [\\s\\S]*?Private-MAC: [a-f0-9]{40,64}',
+    // The file's lines up to its MAC, never past the next file's first line (each header's search ends there).
+    pattern: 'PuTTY-User-Key-File-\\d: (?:(?!PuTTY-User-Key-File-)[\\s\\S])*?Private-MAC: [a-f0-9]{40,64}',
     keywords: ['putty-user-key-file']
   },
   {
@@ -254,7 +256,8 @@ export const TOKEN_RULES: TokenRule[] = [
     id: 'teams-workflow-webhook',
     family: 'Microsoft Teams',
     kind: 'Microsoft Teams webhook',
-    pattern: 'https://[\\w.-]+\\.logic\\.azure\\.com[^\\s\'"`<>]*?[?&]sig=[A-Za-z0-9%_-]{20,}',
+    // The address's path never runs into the next address (each address's search ends there).
+    pattern: 'https://[\\w.-]+\\.logic\\.azure\\.com(?:(?!https?://)[^\\s\'"`<>])*?[?&]sig=[A-Za-z0-9%_-]{20,}',
     keywords: ['logic.azure.com']
   },
   // Discord bot tokens: base64 user id, timestamp, HMAC; webhooks.
@@ -809,7 +812,8 @@ export const TOKEN_RULES: TokenRule[] = [
     id: 'jwt',
     family: 'JSON web token',
     kind: 'JSON web token',
-    pattern: `${B}eyJ[\\w-]{8,}\\.eyJ[\\w/\\\\-]{8,}\\.[\\w/\\\\-]*={0,2}`,
+    // Its start is not inside a run of its own characters (`-eyJ-eyJ…` would start a search at each).
+    pattern: `(?<![\\w-])eyJ[\\w-]{8,}\\.eyJ[\\w/\\\\-]{8,}\\.[\\w/\\\\-]*={0,2}`,
     keywords: ['eyj']
   },
   {

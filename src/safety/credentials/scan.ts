@@ -4,7 +4,9 @@
 // a private key's body and END line whose BEGIN line was cut off, then blanks every place a found
 // value recurs, and writes the output once: the cost grows with the text, not with text × hits.
 import { assignmentHits, type Hit } from './assignments.js'
+import { decodedViews } from './decoded.js'
 import { entropy, isPlaceholder } from './entropy.js'
+import { isDocumentedValue } from './public-values.js'
 import { TOKEN_RULES, type TokenRule } from './rules.js'
 
 export type { Hit } from './assignments.js'
@@ -107,17 +109,25 @@ const KEY_BODY_LINE =
 
 function keyTailHits(text: string): Hit[] {
   const hits: Hit[] = []
+  // The end of the END line before: the walk back for it read the lines above it, and an END line
+  // is not a body line, so no walk goes past it (many END markers cost the body once, not once each).
+  let floor = 0
   for (const m of text.matchAll(KEY_END)) {
-    let start = text.lastIndexOf('\n', m.index - 1) + 1
+    // The line's start, looked for back to the END before at most: on the same line as that END,
+    // the key's hit starts where that END's ends (its walk read the lines above).
+    const newline = floor > 0 ? text.slice(floor, m.index).lastIndexOf('\n') : -1
+    let start = floor === 0 ? text.lastIndexOf('\n', m.index - 1) + 1 : newline >= 0 ? floor + newline + 1 : floor
     // The END line's own text before the marker (a JSON string's `\n`-joined body) goes too.
-    while (start > 0) {
-      const prevEnd = start - 1
-      const prevStart = text.lastIndexOf('\n', prevEnd - 1) + 1
-      const line = text.slice(prevStart, prevEnd)
-      if (!KEY_BODY_LINE.test(line) || line.includes('-----BEGIN')) break
-      start = prevStart
-    }
-    hits.push({ start, end: m.index + m[0].length, kind: 'private key' })
+    if (floor === 0 || newline >= 0)
+      while (start > 0) {
+        const prevEnd = start - 1
+        const prevStart = text.lastIndexOf('\n', prevEnd - 1) + 1
+        const line = text.slice(prevStart, prevEnd)
+        if (!KEY_BODY_LINE.test(line) || line.includes('-----BEGIN')) break
+        start = prevStart
+      }
+    floor = m.index + m[0].length
+    hits.push({ start, end: floor, kind: 'private key' })
   }
   return hits
 }
@@ -214,9 +224,20 @@ export interface Scanned {
   kinds: string[]
 }
 
-/** The hits of one (normalised) text, merged. */
+/** The hits of one (normalised) text as it is, and as it reads decoded (decoded.ts), merged. */
 export function findCredentials(text: string): Hit[] {
-  return merge([...tokenHits(text), ...assignmentHits(text), ...keyTailHits(text)])
+  const hits = hitsIn(text)
+  for (const view of decodedViews(text)) {
+    // A hit in a view blanks the original's bytes it came from, escapes and all.
+    for (const hit of hitsIn(view.text)) hits.push({ ...hit, start: view.origin[hit.start], end: view.origin[hit.end] })
+  }
+  return merge(hits)
+}
+
+function hitsIn(text: string): Hit[] {
+  const hits = [...tokenHits(text), ...assignmentHits(text), ...keyTailHits(text)]
+  // A vendor's published example (`AKIAIOSFODNN7EXAMPLE`) is not a credential, whichever rule found it.
+  return hits.filter((hit) => hit.end - hit.start > 300 || !isDocumentedValue(text.slice(hit.start, hit.end)))
 }
 
 /**

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   isSourceOf,
-  marker,
-  markedJobs,
-  pullRequestOf,
+  signMarker,
+  readMarkedJobs,
+  parsePullRequestLink,
   type NotePlace
 } from '../../../src/comment/agent-pull-request.js'
 import { noteBody } from '../../../src/report/agent-note.js'
@@ -16,20 +16,20 @@ const PLACE: NotePlace = { host: 'github.com', pr: { owner: 'octo-org', repo: 'd
 
 describe('the signed marker', () => {
   it('names the job, and verifies for its place under the same key', () => {
-    const line = marker(KEY, PLACE, 'job_1_abc')
+    const line = signMarker(KEY, PLACE, 'job_1_abc')
     expect(line).toMatch(/^<!-- docs-agent-job: job_1_abc v1\.[A-Za-z0-9_-]{43} -->$/)
-    expect(markedJobs(`${line}\nText`, KEY, PLACE)).toEqual([{ jobId: 'job_1_abc', verified: true }])
+    expect(readMarkedJobs(`${line}\nText`, KEY, PLACE)).toEqual([{ jobId: 'job_1_abc', verified: true }])
   })
 
   it('does not hold the API key, nor the key it is signed with', () => {
-    const line = marker(KEY, PLACE, 'job_1_abc')
+    const line = signMarker(KEY, PLACE, 'job_1_abc')
     expect(line).not.toContain(KEY.apiKey)
     expect(line).not.toContain(Buffer.from(KEY.apiKey).toString('base64url'))
   })
 
   it('names the same place whatever the case of its names', () => {
     const upper = { ...PLACE, host: 'GitHub.com', pr: { ...PLACE.pr, owner: 'Octo-Org', repo: 'Docs' } }
-    expect(markedJobs(marker(KEY, PLACE, 'job_1'), KEY, upper)).toEqual([{ jobId: 'job_1', verified: true }])
+    expect(readMarkedJobs(signMarker(KEY, PLACE, 'job_1'), KEY, upper)).toEqual([{ jobId: 'job_1', verified: true }])
   })
 
   it.each([
@@ -39,22 +39,22 @@ describe('the signed marker', () => {
     ['another GitHub', { ...PLACE, host: 'ghe.example.com' }, KEY],
     ['a rotated key', PLACE, { apiKey: 'svc_new_key' }]
   ])('does not verify for %s', (_name, place, key) => {
-    expect(markedJobs(marker(KEY, PLACE, 'job_1'), key, place)).toEqual([{ jobId: 'job_1', verified: false }])
+    expect(readMarkedJobs(signMarker(KEY, PLACE, 'job_1'), key, place)).toEqual([{ jobId: 'job_1', verified: false }])
   })
 
   it('does not verify when the job id or the signature is changed', () => {
-    const line = marker(KEY, PLACE, 'job_1')
-    expect(markedJobs(line.replace('job_1', 'job_2'), KEY, PLACE)).toEqual([{ jobId: 'job_2', verified: false }])
+    const line = signMarker(KEY, PLACE, 'job_1')
+    expect(readMarkedJobs(line.replace('job_1', 'job_2'), KEY, PLACE)).toEqual([{ jobId: 'job_2', verified: false }])
     const flipped = line.replace(/(.)( -->)$/, (_, last: string, end: string) => (last === 'A' ? 'B' : 'A') + end)
-    expect(markedJobs(flipped, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: false }])
-    expect(markedJobs('<!-- docs-agent-job: job_1 -->', KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: false }])
+    expect(readMarkedJobs(flipped, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: false }])
+    expect(readMarkedJobs('<!-- docs-agent-job: job_1 -->', KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: false }])
   })
 
   it('carries any job id, encoded, and reads it back', () => {
     const odd = 'team a/job --> #7'
-    const line = marker(KEY, PLACE, odd)
+    const line = signMarker(KEY, PLACE, odd)
     expect(line.match(/-->/g)).toHaveLength(1)
-    expect(markedJobs(line, KEY, PLACE)).toEqual([{ jobId: odd, verified: true }])
+    expect(readMarkedJobs(line, KEY, PLACE)).toEqual([{ jobId: odd, verified: true }])
   })
 
   it.each([
@@ -63,7 +63,7 @@ describe('the signed marker', () => {
     `<!-- docs-agent-job: ${'a'.repeat(201)} -->`,
     '<!-- docs-agent-job: a%0Ab -->'
   ])('%j names no job', (body) => {
-    expect(markedJobs(body, KEY, PLACE).filter((note) => note.jobId !== '')).toEqual([])
+    expect(readMarkedJobs(body, KEY, PLACE).filter((note) => note.jobId !== '')).toEqual([])
   })
 })
 
@@ -89,14 +89,14 @@ describe('isSourceOf', () => {
   })
 })
 
-describe('pullRequestOf', () => {
+describe('parsePullRequestLink', () => {
   it('reads a pull request on the GitHub the workflow runs on', () => {
-    expect(pullRequestOf('https://github.com/octo-org/docs/pull/7', 'https://github.com')).toEqual({
+    expect(parsePullRequestLink('https://github.com/octo-org/docs/pull/7', 'https://github.com')).toEqual({
       owner: 'octo-org',
       repo: 'docs',
       number: 7
     })
-    expect(pullRequestOf('https://ghe.example.com/a/b/pull/12', 'https://ghe.example.com/')).toEqual({
+    expect(parsePullRequestLink('https://ghe.example.com/a/b/pull/12', 'https://ghe.example.com/')).toEqual({
       owner: 'a',
       repo: 'b',
       number: 12
@@ -110,7 +110,7 @@ describe('pullRequestOf', () => {
     ['a deeper path', 'https://github.com/o/r/pull/3/files'],
     ['a host that only starts the same', 'https://github.com.evil.example/o/r/pull/3']
   ])('%s: none', (_name, link) => {
-    expect(pullRequestOf(link, 'https://github.com')).toBeNull()
+    expect(parsePullRequestLink(link, 'https://github.com')).toBeNull()
   })
 })
 
@@ -136,7 +136,7 @@ describe('noteBody', () => {
       thread: { kind: 'pull request', number: 40, title: 'x', url: 'https://github.com/o/r/pull/40' }
     }
     expect(noteBody('<!-- -->', 'job_7', comment, '/docs', 'https://github.com', env)).toContain(
-      "(@octo-maintainer's [review comment](https://github.com/o/r/pull/40#discussion_r5151) on pull request #40)"
+      "(@octo-maintainer's [review comment](https://github.com/o/r/pull/40#discussion_r5151) on [pull request #40](https://github.com/o/r/pull/40))"
     )
   })
 })

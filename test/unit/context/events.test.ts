@@ -25,6 +25,25 @@ const prFiles = [
 ]
 
 describe('a pull request', () => {
+  it("with a group's mark tells of the commits pushed to it since, and reads no file list", async () => {
+    const [one, two, three] = ['one', 'two', 'three'].map((n) =>
+      standInCommit(`Change ${n}`, [changedFile(`src/${n}.ts`)])
+    )
+    github = await startStandInGitHub({ repository: { history: [one, two, three], pullFiles: { 7: prFiles } } })
+    const event = pullRequestEvent({ number: 7, action: 'synchronize', headSha: three.sha })
+    const context = await gatherChangeContext(
+      contextRequest(github, 'pull_request', event, { since: one.sha }),
+      TEST_LIMITS
+    )
+    expect(github.reads.map((r) => r.path)).toEqual([`/repos/octo-org/docs-site/compare/${one.sha}...${three.sha}`])
+    expect(context.section).toContain(
+      `Range: since the last commit the group's docs pull request was told of, ${one.sha.slice(0, 7)}...${three.sha.slice(0, 7)}: 2 commits, 2 files changed.`
+    )
+    expect(context.section).toContain('src/three.ts')
+    expect(context.section).not.toContain('src/one.ts')
+    expect(context.section).not.toContain('test/cli.test.ts')
+  })
+
   it.each(['pull_request', 'pull_request_target'])(
     '(%s) gives its number, title, link, description, branches, state and changed files, in one request',
     async (eventName) => {

@@ -239,4 +239,25 @@ describe('a push', () => {
     )
     expect(github.requests).toHaveLength(0)
   })
+
+  it("with a group's mark covers every commit since it, and reads no workflow runs", async () => {
+    github = await startStandInGitHub({ repository: { history, workflowRuns: runs } })
+    const context = await gatherChangeContext(contextRequest(github, 'push', thisPush(), { since: c3 }), TEST_LIMITS)
+    expect(github.reads.map((r) => r.path)).toEqual([`/repos/octo-org/docs-site/compare/${c3}...${c6}`])
+    expect(context.section).toContain(
+      `Range: since the last commit the group's docs pull request was told of, ${c3.slice(0, 7)}...${c6.slice(0, 7)}: 3 commits`
+    )
+    expect(context.section).toContain('c4 Test --dry-run')
+    expect(context.section).not.toContain('c3 Add --dry-run')
+  })
+
+  it("with a group's mark no longer in the history covers this push, and says why", async () => {
+    const gone = commitId('rewritten away')
+    github = await startStandInGitHub({ repository: { history, workflowRuns: runs, forcePushed: [gone] } })
+    const context = await gatherChangeContext(contextRequest(github, 'push', thisPush(), { since: gone }), TEST_LIMITS)
+    expect(context.notices).toContain(
+      `The group's last commit ${gone.slice(0, 7)} is no longer in the branch's history (force-pushed away?): the context covers this push's commits.`
+    )
+    expect(context.section).toContain(`${c4.slice(0, 7)}...${c6.slice(0, 7)}: 2 commits`)
+  })
 })

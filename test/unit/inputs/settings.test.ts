@@ -34,7 +34,8 @@ describe('readSettings', () => {
       contextLimit: 20_000,
       githubToken: '',
       dryRun: false,
-      noteTrigger: '/docs'
+      noteTrigger: '/docs',
+      group: null
     })
   })
 

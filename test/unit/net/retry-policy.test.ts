@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { sleep, startDeadline } from '../../../src/runtime/deadline.js'
 import { DeadlineError } from '../../../src/runtime/errors.js'
 import { backoffMs, retryAfterMs } from '../../../src/net/retry-policy.js'
-import { contextBudgetMs } from '../../../src/context/for-this-run.js'
+import { contextBudgetMs } from '../../../src/context/run-context.js'
 import { readBackoff } from '../../../src/service/service-policy.js'
 
 describe('backoffMs', () => {

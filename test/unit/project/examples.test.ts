@@ -10,7 +10,14 @@ const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf
 
 describe('examples/workflows', () => {
   it('has one workflow for each way people use the action', () => {
-    expect(files.sort()).toEqual(['comment.yml', 'dispatch.yml', 'on-push.yml', 'weekly-audit.yml'])
+    expect(files.sort()).toEqual([
+      'comment.yml',
+      'dispatch.yml',
+      'docs-pr-companion.yml',
+      'issue-label.yml',
+      'on-push.yml',
+      'weekly-audit.yml'
+    ])
   })
 
   it.each(files)('%s is linked from the README', (name) => {
@@ -28,10 +35,21 @@ describe('examples/workflows', () => {
     const text = readFileSync(new URL('on-push.yml', dir), 'utf8')
     // The quick start's workflow, commented: what people copy first keeps their code at home.
     expect(text).not.toMatch(/^ +context:/m)
-    expect(text).toMatch(/^permissions:\n {2}contents: read\n {2}actions: read\n\n/m)
+    expect(text).toMatch(/^permissions:\n {2}contents: read\n {2}actions: read\n {2}pull-requests: write\n\n/m)
+    expect(text).toMatch(/^ +group: docs-follow-code$/m)
     expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
     // The agent is told what changed; the prompt no longer has to cite the commit.
     expect(text).not.toContain('github.sha')
+  })
+
+  it('the docs pull request companion follows its code pull request to the end, one run at a time per pull request, in one group per pull request', () => {
+    const text = readFileSync(new URL('docs-pr-companion.yml', dir), 'utf8')
+    expect(text).toMatch(/^on:\n {2}pull_request:\n {4}types: \[opened, synchronize, reopened, closed\]\n/m)
+    expect(text).toMatch(/^permissions:\n {2}contents: read\n {2}pull-requests: write\n/m)
+    expect(text).toMatch(
+      /^concurrency:\n {2}group: docs-pr-companion-\$\{\{ github\.event\.pull_request\.number \}\}\n {2}cancel-in-progress: false$/m
+    )
+    expect(text).toMatch(/^ +group: code-pr-\$\{\{ github\.event\.pull_request\.number \}\}$/m)
   })
 
   it('the comment workflow listens to comments, review comments and reviews, grants the thread permissions and filters on the trigger', () => {
@@ -44,6 +62,19 @@ describe('examples/workflows', () => {
     // The comment must reach the action only through the event payload, never through an expression.
     expect(text).not.toContain('github.event.comment.body }}')
     expect(text).not.toMatch(/^\s+prompt:/m)
+  })
+
+  it('the label workflow listens to labels on issues and pull requests, picks the label in its if:, and quotes no event text', () => {
+    const text = readFileSync(new URL('issue-label.yml', dir), 'utf8')
+    expect(text).toMatch(
+      /^on:\n {2}issues:\n {4}types: \[labeled, opened\]\n {2}pull_request:\n {4}types: \[labeled\]\n/m
+    )
+    expect(text).toMatch(/permissions:\n {2}contents: read\n {2}issues: write\n {2}pull-requests: write\n/)
+    expect(text).toContain("github.event.label.name == 'docs'")
+    expect(text).toContain("contains(github.event.issue.labels.*.name, 'docs')")
+    expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
+    // The issue reaches the action only through the event payload, never through an expression.
+    expect(text).not.toMatch(/github\.event\.(issue|pull_request)\.(title|body)/)
   })
 })
 

@@ -92,7 +92,9 @@ describe("README.md's quick start", () => {
   })
 
   it('grants its permissions, gives every required input, and sends no diff (the default context)', () => {
-    expect(workflow.permissions).toEqual({ contents: 'read', actions: 'read' })
+    // pull-requests: write for the group's label and note, by which later pushes find its pull request.
+    expect(workflow.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' })
+    expect(step?.with?.group).toBe('docs-follow-code')
     expect(requiredInputs().sort()).toEqual(['apiKey', 'baseUrl', 'projectId'])
     expect(Object.keys(step?.with ?? {})).toEqual(expect.arrayContaining(requiredInputs()))
     expect(step?.with?.apiKey).toBe('${{ secrets.DOCS_AGENT_API_KEY }}')

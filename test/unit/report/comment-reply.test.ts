@@ -1,8 +1,8 @@
-// What the replies on the thread say. (That they get there is test/comment-action.test.ts.)
+// What the replies on the thread say. (That they get there is test/action/comment-action.test.ts.)
 import { describe, expect, it, vi } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
 import { runLink } from '../../../src/github/octokit.js'
-import { outcomeReply, progressReply, startedReply } from '../../../src/report/comment-reply.js'
+import { writeOutcomeReply, writeProgressReply, writeStartedReply } from '../../../src/report/comment-reply.js'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
@@ -33,25 +33,25 @@ describe('runLink', () => {
 
 describe('the replies', () => {
   it('the first one links the run and never starts with a trigger', () => {
-    expect(startedReply(RUN)).toContain(`[Follow the workflow run](${RUN})`)
-    expect(startedReply(RUN)).toMatch(/^👀/)
+    expect(writeStartedReply(RUN)).toContain(`[Follow the workflow run](${RUN})`)
+    expect(writeStartedReply(RUN)).toMatch(/^👀/)
   })
 
   it('while the job runs: its id and status in code spans, and after a message, where the instruction went', () => {
-    expect(progressReply({ job: job('active'), jobId: 'job_7' }, RUN)).toBe(
+    expect(writeProgressReply({ job: job('active'), jobId: 'job_7' }, RUN)).toBe(
       `⏳ Job \`job_7\` is \`active\`. [Follow the workflow run](${RUN}); this comment is updated as it goes.`
     )
-    expect(progressReply({ job: job('active'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
+    expect(writeProgressReply({ job: job('active'), jobId: 'job_7', followUp: true }, RUN)).toMatch(
       /^⏳ The instruction went to job `job_7` as a follow-up; it is `active`\./
     )
   })
 
   it('shows the waiting mark only while the job works: never beside a final status', () => {
     for (const status of ['completed', 'archived', 'failed']) {
-      const reply = progressReply({ job: job(status), jobId: 'job_7' }, RUN)
+      const reply = writeProgressReply({ job: job(status), jobId: 'job_7' }, RUN)
       expect(reply).toMatch(new RegExp(`^Job \`job_7\` is \`${status}\`; the run is finishing\\.`))
       // After a message the old final status is not the news: the reply waits for the agent, and says so.
-      const followUp = progressReply({ job: job(status), jobId: 'job_7', followUp: true }, RUN)
+      const followUp = writeProgressReply({ job: job(status), jobId: 'job_7', followUp: true }, RUN)
       expect(followUp).toMatch(
         /^⏳ The instruction went to job `job_7` as a follow-up; waiting for the agent to take it up\./
       )
@@ -59,7 +59,7 @@ describe('the replies', () => {
     }
   })
 
-  it.each<[string, Parameters<typeof outcomeReply>[0], RegExp]>([
+  it.each<[string, Parameters<typeof writeOutcomeReply>[0], RegExp]>([
     [
       'a pull request',
       { ending: 'final', job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' },
@@ -106,7 +106,7 @@ describe('the replies', () => {
   ])(
     'says %s, names the job at most once, then how long the run took, and links the run',
     (_name, outcome, sentence) => {
-      const reply = outcomeReply(outcome, THREAD, 83_000)
+      const reply = writeOutcomeReply(outcome, THREAD, 83_000)
       expect(reply).toMatch(sentence)
       expect(reply.split('job_7').length - 1).toBe(outcome.jobId ? 1 : 0)
       expect(reply).not.toContain('⏳')
@@ -124,7 +124,7 @@ describe('the replies', () => {
       additions: 10,
       deletions: 1
     }
-    expect(outcomeReply(outcome, THREAD, 2000, details)).toBe(
+    expect(writeOutcomeReply(outcome, THREAD, 2000, details)).toBe(
       '✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9`\n\n' +
         '`` Retries @team `x` `` · draft · 2 files changed, +10 −1\n\n' +
         'Review the pull request, and merge it when it is right.\n\n' +
@@ -139,7 +139,7 @@ describe('the replies', () => {
       jobId: 'job_7'
     })
     const reply = (prLink: string, source: string | null) =>
-      outcomeReply(completed(prLink, source), THREAD, 1000).split('\n')[0]
+      writeOutcomeReply(completed(prLink, source), THREAD, 1000).split('\n')[0]
     expect(reply('https://github.com/o/r/pull/9', 'https://github.com/o/r')).toBe(
       '✅ Job `job_7` opened a pull request: o/r#9'
     )
@@ -157,7 +157,7 @@ describe('the replies', () => {
   })
 
   it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {
-    expect(outcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, THREAD, 1000)).toContain(
+    expect(writeOutcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, THREAD, 1000)).toContain(
       '``job`<b>x</b>``'
     )
   })
@@ -170,7 +170,7 @@ describe('the replies', () => {
     write.mockRestore()
     const base64 = Buffer.from(key).toString('base64')
     for (const status of [key, encodeURIComponent(key), base64]) {
-      const reply = outcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, THREAD, 1000)
+      const reply = writeOutcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, THREAD, 1000)
       expect(reply).not.toContain(key)
       expect(reply).not.toContain(base64.slice(0, 20))
     }

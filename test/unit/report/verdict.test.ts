@@ -170,7 +170,7 @@ describe('the verdict: the heading names no job (the sentence under it does), a 
   })
 })
 
-describe('followedAJob', () => {
+describe('whether an ending followed a job', () => {
   it('is true once a job was followed, and false for a dry run, a job not followed, or no job', () => {
     expect(describeEnding({ ending: 'timeout', job: job('active'), jobId: 'job_7' }).followed).toBe(true)
     expect(describeEnding({ ending: 'final', job: job('completed'), jobId: 'job_7' }).followed).toBe(true)

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PullRequestDetails } from '../../../src/github/pull-request-details.js'
 import type { WhatLeaves } from '../../../src/prompt/what-leaves.js'
-import { outcomeReply } from '../../../src/report/comment-reply.js'
+import { writeOutcomeReply } from '../../../src/report/comment-reply.js'
 import type { RunOutcome } from '../../../src/report/run-ending.js'
 import { writeSummary } from '../../../src/report/summary.js'
 import type { Job } from '../../../src/service/job-record.js'
@@ -200,7 +200,7 @@ describe.each(ENDINGS)('$name', (ending) => {
   })
 
   it('its reply: the job once, nothing said twice, no address twice, the pull request as owner/repo#N', () => {
-    const reply = outcomeReply(ending.outcome, THREAD, 83_000, ending.pullRequest ?? null)
+    const reply = writeOutcomeReply(ending.outcome, THREAD, 83_000, ending.pullRequest ?? null)
     if (renderDir) writeFileSync(join(renderDir, `${ending.name.replace(/\W+/g, '-')}.reply.md`), reply)
 
     expect(phrasesSaidTwice(reply)).toEqual([])

@@ -5,9 +5,11 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDeadline } from '../../../src/runtime/deadline.js'
 import { DEFAULT_LIMITS } from '../../../src/net/http.js'
-import { excerpt } from '../../../src/service/answer-text.js'
+import { excerpt } from '../../../src/service/answer-excerpt.js'
 import { JobService } from '../../../src/service/job-service.js'
 import { ServiceError } from '../../../src/service/service-error.js'
+import { wordRetry, wordServiceFailure } from '../../../src/report/service-failure-words.js'
+import type { WriteHooks } from '../../../src/service/job-service.js'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
 import { ServicePolicy } from '../../../src/service/service-policy.js'
 import { startStandInService, type StandInService } from '../../support/stand-in-service.js'
@@ -49,6 +51,14 @@ async function rawServer(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
 }
 
+/** The lines the run stage logs from a write's hooks: each retry, and a message taken whose answer was lost. */
+function loggedTo(lines: string[]): WriteHooks {
+  return {
+    onRetry: (failure, waitMs, tries) => lines.push(wordRetry(failure, waitMs, tries)),
+    onTakenUnread: (failure) => lines.push(wordServiceFailure(failure))
+  }
+}
+
 async function failure(promise: Promise<unknown>): Promise<ServiceError> {
   const error = await promise.then(
     () => undefined,
@@ -66,7 +76,7 @@ describe('per-request limits', () => {
     const error = await failure(jobs.getJob('job_1', new AbortController().signal))
 
     expect(error.kind).toBe('transient')
-    expect(error.message).toBe('Could not read job job_1: no answer came in time.')
+    expect(wordServiceFailure(error)).toBe('Could not read job job_1: no answer came in time.')
     expect(Date.now() - started).toBeLessThan(2000)
     await jobs.close()
   })
@@ -80,7 +90,7 @@ describe('per-request limits', () => {
     const error = await failure(jobs.getJob('job_1', new AbortController().signal))
 
     expect(error.kind).toBe('transient')
-    expect(error.message).toBe('Could not read job job_1: the answer stopped arriving.')
+    expect(wordServiceFailure(error)).toBe('Could not read job job_1: the answer stopped arriving.')
     await jobs.close()
   })
 
@@ -94,7 +104,7 @@ describe('per-request limits', () => {
     const started = Date.now()
     const error = await failure(jobs.getJob('job_1', new AbortController().signal))
 
-    expect(error.message).toBe('Could not read job job_1: the request took too long.')
+    expect(wordServiceFailure(error)).toBe('Could not read job job_1: the request took too long.')
     expect(Date.now() - started).toBeLessThan(2000)
     await jobs.close()
   })
@@ -108,7 +118,7 @@ describe('per-request limits', () => {
     const error = await failure(jobs.getJob('job_1', new AbortController().signal))
 
     expect(error.kind).toBe('transient')
-    expect(error.message).toMatch(/^Reading job job_1 failed with HTTP 502 \(x{199}…\)\.$/)
+    expect(wordServiceFailure(error)).toMatch(/^Reading job job_1 failed with HTTP 502 \(x{199}…\)\.$/)
     await jobs.close()
   })
 
@@ -120,7 +130,7 @@ describe('per-request limits', () => {
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
     expect(error.kind).toBe('notTaken')
-    expect(error.message).toMatch(
+    expect(wordServiceFailure(error)).toMatch(
       /^Could not reach the service at http:\/\/127\.0\.0\.1:\d+: the connection was refused\. No job was created/
     )
     await jobs.close()
@@ -137,10 +147,10 @@ describe('a request that never left', () => {
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
     expect(error.kind).toBe('fatal')
-    expect(error.message).toMatch(
+    expect(wordServiceFailure(error)).toMatch(
       /^The create was not sent: it was refused on this runner before it left \(invalid authorization header\)\. No job was created\./
     )
-    expect(error.message).not.toContain('abc€def')
+    expect(wordServiceFailure(error)).not.toContain('abc€def')
     expect(service.requests).toHaveLength(0)
     await jobs.close()
   })
@@ -151,7 +161,7 @@ describe('a request that never left', () => {
     const error = await failure(jobs.getJob('job_1', new AbortController().signal))
 
     expect(error.kind).toBe('fatal')
-    expect(error.message).toMatch(
+    expect(wordServiceFailure(error)).toMatch(
       /^The read of job job_1 was not sent: it was refused on this runner before it left \(invalid authorization header\)\. Check the inputs/
     )
     expect(service.requests).toHaveLength(0)
@@ -169,7 +179,7 @@ describe('a 2xx create whose answer cannot be read', () => {
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
     expect(error.kind).toBe('takenUnread')
-    expect(error.message).toMatch(
+    expect(wordServiceFailure(error)).toMatch(
       /^The service created the job \(HTTP 201\), but its answer could not be read \(the answer stopped arriving\), so its id is not known\. Look it up in the project's dashboard/
     )
     await jobs.close()
@@ -183,7 +193,7 @@ describe('a 2xx create whose answer cannot be read', () => {
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
     expect(error.kind).toBe('takenUnread')
-    expect(error.message).toContain(
+    expect(wordServiceFailure(error)).toContain(
       'could not be read (it is not a job record, as its `id` is missing: {"status": "active"}), so its id'
     )
     await jobs.close()
@@ -197,7 +207,7 @@ describe('a 2xx create whose answer cannot be read', () => {
     const error = await failure(jobs.createJob('Explain retries', noDeadline()))
 
     expect(error.kind).toBe('uncertain')
-    expect(error.message).toContain('The job may or may not have been created')
+    expect(wordServiceFailure(error)).toContain('The job may or may not have been created')
     await jobs.close()
   })
 })
@@ -256,7 +266,7 @@ describe('a follow-up message, through the one write path', () => {
     })
     const lines: string[] = []
     const jobs = client(url)
-    const job = await jobs.sendMessage('job_7', 'Also explain backoff', noDeadline(), { log: (l) => lines.push(l) })
+    const job = await jobs.sendMessage('job_7', 'Also explain backoff', noDeadline(), loggedTo(lines))
 
     expect(job).toBeNull()
     expect(lines).toEqual([
@@ -279,8 +289,12 @@ describe('a follow-up message, through the one write path', () => {
     const error = await failure(jobs.sendMessage('job_7', 'Also explain backoff', noDeadline()))
 
     expect(error.kind).toBe('uncertain')
-    expect(error.message).toMatch(/^The service answered the message to job job_7 with something that is not /)
-    expect(error.message).toContain('The message may or may not have reached job job_7, so it is not sent again')
+    expect(wordServiceFailure(error)).toMatch(
+      /^The service answered the message to job job_7 with something that is not /
+    )
+    expect(wordServiceFailure(error)).toContain(
+      'The message may or may not have reached job job_7, so it is not sent again'
+    )
     expect(posts).toBe(1)
     await jobs.close()
   })
@@ -291,7 +305,7 @@ describe('a follow-up message, through the one write path', () => {
     const error = await failure(jobs.sendMessage('job_7', 'Also explain backoff', noDeadline()))
 
     expect(error.kind).toBe('fatal')
-    expect(error.message).toMatch(
+    expect(wordServiceFailure(error)).toMatch(
       /^The message to job job_7 was not sent: .*The message did not reach job job_7\. .*baseUrl, projectId and jobId\)/
     )
     expect(service.requests).toHaveLength(0)
@@ -304,12 +318,10 @@ describe('a follow-up message, through the one write path', () => {
     await service.stopListening()
     const lines: string[] = []
     const jobs = client(url)
-    const error = await failure(
-      jobs.sendMessage('job_7', 'Also explain backoff', noDeadline(), { log: (l) => lines.push(l) })
-    )
+    const error = await failure(jobs.sendMessage('job_7', 'Also explain backoff', noDeadline(), loggedTo(lines)))
 
     expect(error.kind).toBe('notTaken')
-    expect(error.message).toMatch(
+    expect(wordServiceFailure(error)).toMatch(
       /^Could not reach the service at .*The message did not reach job job_7; check baseUrl/
     )
     expect(lines).toHaveLength(ServicePolicy.create.tries - 1)

@@ -21,7 +21,9 @@ export async function gatherRunContext(
   settings: Pick<Settings, 'context' | 'contextLimit' | 'githubToken'>,
   promptFromComment: boolean,
   deadline: Deadline,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  /** A group's mark: the changes since this commit (see ChangeContextRequest.since). */
+  since = ''
 ): Promise<ChangeContext | null> {
   if (settings.context === 'none') {
     const notice = allSkippedWithoutContext(env)
@@ -47,7 +49,8 @@ export async function gatherRunContext(
       token: settings.githubToken,
       promptFromComment,
       signal,
-      maxMs
+      maxMs,
+      ...(since && { since })
     },
     env
   )
@@ -93,19 +96,21 @@ export async function hunkBlanker(): Promise<{ blank: (hunk: string) => string; 
 export async function blankInstruction(
   instruction: string,
   /** Blanked already, in the review comment's diff hunk (hunkBlanker). */
-  inHunk: Blanked[] = []
+  inHunk: Blanked[] = [],
+  /** A label's request is the thread it was put on (comment/label-request.ts), not a comment. */
+  from: "comment's instruction" | 'labelled thread' = "comment's instruction"
 ): Promise<{ text: string; blanked: Blanked[] }> {
   const { blankCredentialsInText } = await import('../safety/credentials.js')
-  const result = blankCredentialsInText(instruction, "the comment's instruction")
+  const result = blankCredentialsInText(instruction, `the ${from}`)
   const blanked = [...inHunk, ...result.blanked]
-  await logWhatWasKeptBack({ blanked }, "comment's instruction")
+  await logWhatWasKeptBack({ blanked }, from)
   return { text: result.text, blanked }
 }
 
 /** The credentials blanked and the secret files named: how many and where, never a value. */
 export async function logWhatWasKeptBack(
   { blanked = [], secretFiles = [] }: Pick<ChangeContext, 'blanked' | 'secretFiles'>,
-  what: 'context' | "comment's instruction" | 'prompt' = 'context'
+  what: 'context' | "comment's instruction" | 'labelled thread' | 'prompt' = 'context'
 ): Promise<void> {
   if (blanked.length > 0) {
     // Loaded already by whoever blanked them (the scan is in the context's chunk).
@@ -115,7 +120,9 @@ export async function logWhatWasKeptBack(
         ? "the repository's history"
         : what === 'prompt'
           ? "the workflow's prompt, its promptFile, or the text it quotes"
-          : 'the comment, or in the lines of the diff it quotes'
+          : what === 'labelled thread'
+            ? 'the title or body of the issue or pull request'
+            : 'the comment, or in the lines of the diff it quotes'
     log.warning(
       `The ${what} held ${blanked.length === 1 ? '1 credential' : `${blanked.length} credentials`}, blanked before ` +
         `sending: ${describeBlanked(blanked)}. The values are not shown; a real one is in ${where}, so rotate it.`

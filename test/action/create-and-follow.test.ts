@@ -1,4 +1,5 @@
-// The bundled action, run as the runner runs it, against the stand-in service.
+// The bundled action, run as the runner runs it, against the stand-in service: a job created and
+// followed to its end, its outputs and summary, and the inputs checked before any request.
 import { afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction, withoutMaskCommands } from '../support/run-action.js'
 import { startStandInService, type StandInService } from '../support/stand-in-service.js'
@@ -34,7 +35,8 @@ describe('a job followed to its end', () => {
       model: 'docs-agent-large',
       sourceRepository: 'https://github.com/example/docs',
       sourceRef: 'main',
-      createdAt: job.createdAt
+      createdAt: job.createdAt,
+      jobCreated: 'true'
     })
     expect(service.requestsOf('GET').every((r) => r.path === `/v2/agent/docs/job/${job.id}`)).toBe(true)
     expect(run.stdout).toContain(`Job ${job.id} completed and opened a pull request: ${job.prLink}`)

@@ -1,4 +1,4 @@
-// A newcomer's first paste: the slips of a first workflow (an address with the API's path in it,
+// The mistakes a first workflow makes (an address with the API's path in it,
 // input names spelt as other actions spell theirs, a key with its header or quotes, an https address
 // on an http port, a pollInterval as long as the timeout), each told in a sentence that names what
 // to change, through the bundle, against the stand-in service.

@@ -1,0 +1,42 @@
+// The inputs of a group (group, docsRepository): read on their own, beside the others, so that a run
+// without a group reads and checks exactly what it did before.
+import * as core from '@actions/core'
+import { ActionError } from '../runtime/errors.js'
+import { neutralise } from '../safety/neutralise.js'
+import { Input } from './action-names.js'
+
+export interface GroupSettings {
+  /** The group's name, checked: it goes into a label (at most 50 characters with its prefix) and a marker. */
+  name: string
+  /** Where the group's pull request is looked for: `owner/repo`. */
+  repository: string
+}
+
+// A label is at most 50 characters; the group's has an 11-character prefix (docs-agent:).
+const GROUP_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/
+const REPOSITORY_SHAPE = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/
+
+/** The group of this run, or null without one. */
+export function readGroupSettings(env: NodeJS.ProcessEnv = process.env): GroupSettings | null {
+  const name = core.getInput(Input.group)
+  const docsRepository = core.getInput(Input.docsRepository)
+  if (!name) return null
+  if (!GROUP_SHAPE.test(name)) {
+    throw new ActionError(
+      `Input ${Input.group} is '${neutralise(name, 80)}', which is not a group name: use 1 to 39 letters, digits, ` +
+        `dots, underscores or hyphens, starting with a letter or digit (the group's label is docs-agent:<group>, ` +
+        `and GitHub allows 50 characters), for example docs-follow-code or code-pr-42.`
+    )
+  }
+  const repository = docsRepository || env.GITHUB_REPOSITORY || ''
+  if (!REPOSITORY_SHAPE.test(repository)) {
+    throw new ActionError(
+      docsRepository
+        ? `Input ${Input.docsRepository} is '${neutralise(docsRepository, 140)}', which is not owner/repo. ` +
+            `Give the repository the docs pull requests are opened in, for example octo-org/docs.`
+        : `Input ${Input.group} needs a repository to look for the group's pull request in, and GITHUB_REPOSITORY ` +
+            `is not set: give ${Input.docsRepository} as owner/repo.`
+    )
+  }
+  return { name, repository }
+}
