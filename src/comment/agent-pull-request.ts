@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { asArray, asObject, text } from '../github/json-shape.js'
 import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
-import { failureClause, ReadFailure } from '../github/read-failure.js'
+import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { TriggeringComment } from './trigger.js'
 import { Input } from '../inputs/action-names.js'
@@ -183,22 +183,30 @@ export async function findAgentJob(
   }
 }
 
+/** What a thread's comments are called in a read failure, and the permission reading them needs. */
+export interface ThreadComments {
+  what: string
+  permission: Permission
+}
+
+const PULL_REQUEST_COMMENTS: ThreadComments = { what: "the pull request's comments", permission: 'pull-requests: read' }
+
 /**
- * Every marker on the pull request's comments, oldest first, within the page cap, each with whether
- * it verifies for this place. Whoever wrote the comment, only the signature counts.
+ * Every marker in a thread's comments (a pull request's, or an issue's), oldest first, within the page
+ * cap, each with whether it verifies for this place: the one way the run lists a thread's comments
+ * to find its notes. Whoever wrote the comment, only the signature counts.
  */
 export async function readNotesOn(
   reader: GitHubReader,
   pr: PullRequestRef,
   key: NoteKey,
-  place: NotePlace
+  place: NotePlace,
+  { what, permission }: ThreadComments = PULL_REQUEST_COMMENTS
 ): Promise<{ jobId: string; verified: boolean }[]> {
   const marked: { jobId: string; verified: boolean }[] = []
   const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
   for (let page = 1; page <= maxPages; page++) {
-    const comments = asArray(
-      await reader.get(`${path}?per_page=${perPage}&page=${page}`, "the pull request's comments", 'pull-requests: read')
-    )
+    const comments = asArray(await reader.get(`${path}?per_page=${perPage}&page=${page}`, what, permission))
     for (const entry of comments) marked.push(...readMarkedJobs(text(asObject(entry).body), key, place))
     if (comments.length < perPage) break
   }

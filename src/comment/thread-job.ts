@@ -5,17 +5,17 @@
 // (if it opened one) still open. The newest note that verifies wins, so a job started with
 // `/docs --new` is the one the thread keeps from then on. Only the signature counts, as for the
 // agent's pull request (comment/agent-pull-request.ts): a copied or forged marker routes nothing.
-import { asArray, asObject, text } from '../github/json-shape.js'
+import { asObject } from '../github/json-shape.js'
 import type { GitHubReader } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
-import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
+import type { PullRequestRef } from '../github/pull-request-details.js'
 import { ActionError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
 import {
-  readMarkedJobs,
+  readNotesOn,
   openReader,
   findNotePlace,
   parsePullRequestLink,
@@ -29,7 +29,6 @@ export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: 
 
 /** Statuses of a job that takes no more messages. */
 const ENDED = new Set(['archived', 'failed'])
-const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
 /**
  * The job the request's thread keeps, to send the request to as a follow-up (`via: 'note'` on the
@@ -100,25 +99,15 @@ export async function findThreadJob(
   }
 }
 
-/** Every marker in the thread's comments, oldest first, within the page cap, each with whether it verifies here. */
-async function notesOnThread(
+/** Every marker in the thread's comments (see readNotesOn), with the thread's own permission named on failure. */
+function notesOnThread(
   reader: GitHubReader,
   request: TriggeringComment,
   key: NoteKey,
   place: NotePlace
 ): Promise<{ jobId: string; verified: boolean }[]> {
-  const { owner, repo, number } = place.pr
-  const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/${number}/comments`
   const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
-  const marked: { jobId: string; verified: boolean }[] = []
-  for (let page = 1; page <= maxPages; page++) {
-    const comments = asArray(
-      await reader.get(`${path}?per_page=${perPage}&page=${page}`, "the thread's comments", permission)
-    )
-    for (const entry of comments) marked.push(...readMarkedJobs(text(asObject(entry).body), key, place))
-    if (comments.length < perPage) break
-  }
-  return marked
+  return readNotesOn(reader, place.pr, key, place, { what: "the thread's comments", permission })
 }
 
 /**

@@ -14,12 +14,10 @@ import {
 } from '../comment/agent-pull-request.js'
 import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
-import { loadOctokit, runLink } from '../github/octokit.js'
+import { runLink } from '../github/octokit.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
-import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
-import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
@@ -27,9 +25,7 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 import { groupMarker } from '../comment/group-job.js'
 import { labelGroupPullRequest } from './group-record.js'
-import { EndingOver } from './ending-bound.js'
-
-const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
+import { noteCutBy, postNote } from './post-note.js'
 
 /**
  * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
@@ -74,29 +70,17 @@ export async function leaveAgentNote(
   try {
     const notes = await readNotesOn(reader, pr, settings, place)
     if (notes.some((note) => note.verified && note.jobId === jobId)) return
-    const { octokit, serverUrl: server } = await loadOctokit(token)
     const signed = group
       ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
       : signMarker(settings, place, jobId)
-    const body = noteBody(signed, jobId, comment, trigger, server, env, group?.name)
-    // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
-    const limit = timeLimit(requestTimeoutMs, signal)
-    try {
-      await octokit.rest.issues.createComment({
-        owner: pr.owner,
-        repo: pr.repo,
-        issue_number: pr.number,
-        body,
-        request: { signal: limit.signal }
-      })
-    } finally {
-      limit.clear()
-    }
+    const body = (server: string) => noteBody(signed, jobId, comment, trigger, server, env, group?.name)
+    const octokit = await postNote(token, pr, body, signal)
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
     if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
-    const why = signal.reason instanceof EndingOver ? `${signal.reason.message}.` : noteFailure(error)
+    const cut = noteCutBy(signal)
+    const why = cut ? `${cut}.` : noteFailure(error)
     log.notice(
       `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
         `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`

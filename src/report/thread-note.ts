@@ -5,18 +5,13 @@
 // thread already names its job. Bounded, written once, and it never fails the step.
 import { signMarker, findNotePlace } from '../comment/agent-pull-request.js'
 import type { TriggeringComment } from '../comment/trigger.js'
-import { loadOctokit } from '../github/octokit.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
-import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
-import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
-import { EndingOver } from './ending-bound.js'
-
-const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
+import { noteCutBy, postNote } from './post-note.js'
 
 /**
  * Leaves the note naming the job this run created on the thread whose request created it. Nothing
@@ -38,27 +33,16 @@ export async function leaveThreadNote(
   const where = `${request.thread.kind} #${request.thread.number}`
   const trigger = settings.noteTrigger
   const body = threadNoteBody(signMarker(settings, place, outcome.jobId), outcome.jobId, request.thread.kind, trigger)
-  const limit = timeLimit(requestTimeoutMs, signal)
   try {
-    const { octokit } = await loadOctokit(settings.githubToken)
-    await octokit.rest.issues.createComment({
-      owner,
-      repo,
-      issue_number: request.thread.number,
-      body,
-      request: { signal: limit.signal }
-    })
+    await postNote(settings.githubToken, place.pr, () => body, signal)
     log.info(`Left a note on ${where} naming job ${outcome.jobId}: later ${trigger} requests there go to it.`)
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened.
-    const cut = signal.reason instanceof EndingOver ? signal.reason.message : ''
-    const said = cut || neutralise(error instanceof Error ? error.message : String(error), 200)
+    const said = noteCutBy(signal) ?? neutralise(error instanceof Error ? error.message : String(error), 200)
     log.notice(
       `Could not leave a note on ${where} naming job ${outcome.jobId} (${said}); the workflow needs "issues: write" ` +
         `and "pull-requests: write". A later ${trigger} request there then starts a new job. The run is not affected.`
     )
-  } finally {
-    limit.clear()
   }
 }
 

@@ -1,0 +1,44 @@
+// The one way the run leaves a note (on the agent's pull request, or on the thread that asked): one
+// comment, posted once through the writing client, within one GitHub call's time. What the note says,
+// and whether it is wanted, is the caller's; so is the notice when it could not be left.
+import type { PullRequestRef } from '../github/pull-request-details.js'
+import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
+import { loadOctokit, type Octokit } from '../github/octokit.js'
+import { timeLimit } from '../runtime/deadline.js'
+import { EndingOver } from './ending-bound.js'
+
+const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
+
+/**
+ * Posts `body` (given the server's address, for the links it holds) as one comment on the issue or
+ * pull request `thread`; returns the client, for what follows the note (a label). Throws when GitHub
+ * refused it or the time ran out.
+ */
+export async function postNote(
+  token: string,
+  thread: PullRequestRef,
+  body: (serverUrl: string) => string,
+  signal: AbortSignal
+): Promise<Octokit> {
+  const { octokit, serverUrl } = await loadOctokit(token)
+  const text = body(serverUrl)
+  // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
+  const limit = timeLimit(requestTimeoutMs, signal)
+  try {
+    await octokit.rest.issues.createComment({
+      owner: thread.owner,
+      repo: thread.repo,
+      issue_number: thread.number,
+      body: text,
+      request: { signal: limit.signal }
+    })
+  } finally {
+    limit.clear()
+  }
+  return octokit
+}
+
+/** Why a note was not left when the end of the run's time for GitHub cut it (ending-bound.ts), else null. */
+export function noteCutBy(signal: AbortSignal): string | null {
+  return signal.reason instanceof EndingOver ? signal.reason.message : null
+}
