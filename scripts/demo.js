@@ -3,7 +3,7 @@
 // stand-in for GitHub's API): a job created and followed, a follow-up message to it, then what a
 // person looks at, the job summary the first run wrote and the reply a `/docs` comment gets.
 // Needs only the committed dist/ and Node's built-ins: no install step, no network.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -105,8 +105,8 @@ try {
   // What a person looks at: the first run's job summary, as text here; GitHub renders it on the run's page.
   console.log("\n--- the first run's job summary (GitHub renders it on the workflow run's page) ---\n")
   console.log(summaryAsText(create.summary))
-  const folder = join(tmpdir(), 'docs-agent-demo')
-  mkdirSync(folder, { recursive: true })
+  // A folder of its own: two demos at once (two checkouts, or the suite beside CI) must not share a page.
+  const folder = mkdtempSync(join(tmpdir(), 'docs-agent-demo-'))
   const page = join(folder, 'summary.html')
   writeFileSync(
     page,

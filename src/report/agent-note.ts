@@ -15,7 +15,6 @@ import {
 import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { runLink } from '../github/octokit.js'
-import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
 import { log } from '../runtime/log.js'
@@ -25,7 +24,7 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 import { groupMarker } from '../comment/group-job.js'
 import { labelGroupPullRequest } from './group-record.js'
-import { noteCutBy, postNote } from './post-note.js'
+import { noteCutBy, postNote, wordWriteFailure } from './post-note.js'
 
 /**
  * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
@@ -80,7 +79,7 @@ export async function leaveAgentNote(
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const cut = noteCutBy(signal)
-    const why = cut ? `${cut}.` : noteFailure(error)
+    const why = cut ? `${cut}.` : wordWriteFailure(error)
     log.notice(
       `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
         `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
@@ -142,14 +141,4 @@ function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv):
     return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
   }
   return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''
-}
-
-function noteFailure(error: unknown): string {
-  if (error instanceof ReadFailure) return `${failureClause(error, Input.githubToken)}.`
-  const { status, message } = error as { status?: unknown; message?: unknown }
-  const said = neutralise(typeof message === 'string' ? message : String(error), 200)
-  if (status === 403 || status === 404) {
-    return `HTTP ${status} (${said}); the token may not write there: the workflow needs "pull-requests: write" on that repository.`
-  }
-  return typeof status === 'number' ? `HTTP ${status} (${said}).` : `${said}.`
 }

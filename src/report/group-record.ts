@@ -17,12 +17,11 @@ import { codePullRequestOf } from '../comment/group-job.js'
 import { formatDuration } from '../runtime/duration.js'
 import { loadOctokit, type Octokit } from '../github/octokit.js'
 import { keepLiveComment, type CommentPlace } from './live-comment.js'
-import { failureClause, ReadFailure } from '../github/read-failure.js'
+import { wordWriteFailure } from './post-note.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
-import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
@@ -62,7 +61,7 @@ export async function labelGroupPullRequest(
     log.info(`Labelled ${where} ${groupLabel(group)}: later runs with ${Input.group} ${group} find it by that label.`)
   } catch (error) {
     log.notice(
-      `Could not label ${where} ${groupLabel(group)}: ${writeFailure(error)} Later runs with ${Input.group} ${group} ` +
+      `Could not label ${where} ${groupLabel(group)}: ${wordWriteFailure(error)} Later runs with ${Input.group} ${group} ` +
         `do not find it, and each creates a job of its own.`
     )
   }
@@ -99,7 +98,7 @@ export async function moveGroupMark(
   } catch (error) {
     log.notice(
       `Could not update the note on ${where} to say the docs cover the changes up to ${group.mark.slice(0, 7)}: ` +
-        `${writeFailure(error)} The next run of the group sends this run's changes again.`
+        `${wordWriteFailure(error)} The next run of the group sends this run's changes again.`
     )
   }
 }
@@ -145,7 +144,7 @@ export async function tellDocsCodeClosed(
     )
     return `The code ${codeWhere} ${how}: said so on the group's docs ${docsWhere}. ${nothing}`
   } catch (error) {
-    return `The code ${codeWhere} ${how}, but the group's docs ${docsWhere} could not be told: ${writeFailure(error)} ${nothing}`
+    return `The code ${codeWhere} ${how}, but the group's docs ${docsWhere} could not be told: ${wordWriteFailure(error)} ${nothing}`
   }
 }
 
@@ -302,17 +301,6 @@ export function groupStatusAfter(
 
 function pullLink(pr: PullRequestRef, env: NodeJS.ProcessEnv = process.env): string {
   return `${(env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}`
-}
-
-/** A failed GitHub call, as a sentence. */
-function writeFailure(error: unknown): string {
-  if (error instanceof ReadFailure) return `${failureClause(error, Input.githubToken)}.`
-  const { status, message } = error as { status?: unknown; message?: unknown }
-  const said = neutralise(typeof message === 'string' ? message : String(error), 200)
-  if (status === 403 || status === 404) {
-    return `HTTP ${status} (${said}); the token may not write there: the workflow needs "pull-requests: write" on that repository.`
-  }
-  return typeof status === 'number' ? `HTTP ${status} (${said}).` : `${said}.`
 }
 
 /** What the run does with the group's job, as one line: in a dry run, or before a wait or a create. */
