@@ -196,7 +196,8 @@ describe("/docs on the agent's own pull request", () => {
     expect(reply.bodies.some((b) => b.startsWith(`⏳ The instruction went to job \`${jobId}\` as a follow-up`))).toBe(
       true
     )
-    expect(reply.body).toMatch(new RegExp(`^✅ Job \`${jobId}\` .*pull request: \`${AGENT_PR_LINK}\``))
+    // On this GitHub, in the job's source repository: GitHub's own reference, which it renders as the link.
+    expect(reply.body).toMatch(new RegExp(`^✅ Job \`${jobId}\` .*pull request: octo-org/docs-site#31\\n`))
     // The note is left once, not again after the follow-up.
     expect(notes()).toHaveLength(1)
   })
@@ -492,7 +493,8 @@ describe('one reply, edited as the run goes', () => {
     expect(reply.bodies.every((body, i) => i === 0 || body !== reply.bodies[i - 1])).toBe(true)
     expect(reply.body).toMatch(
       new RegExp(
-        `^✅ Job \`${jobId}\` opened a pull request: \`https://github\\.com/example/docs/pull/5\`\\n\\nTook [\\d.]+m?s · `
+        `^✅ Job \`${jobId}\` opened a pull request: \`https://github\\.com/example/docs/pull/5\`\\n+` +
+          `Review the pull request, and merge it when it is right\\.\\n+Took [\\d.]+m?s · `
       )
     )
   })
@@ -557,7 +559,7 @@ describe('one reply, edited as the run goes', () => {
     expect(run.code).toBe(1)
     const [reply] = github.comments
     expect(replies()).toHaveLength(1)
-    expect(reply.body).toMatch(/^⏱️ Timed out: job `(job_1_\w+)` was still `active`.*It keeps running on the service/)
+    expect(reply.body).toMatch(/^⏱️ Job `(job_1_\w+)` was still `active`.*It keeps running on the service/)
     expect(reply.body.split(run.outputs.jobId).length - 1).toBe(1)
     expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
   })

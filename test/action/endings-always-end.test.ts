@@ -110,7 +110,8 @@ describe.concurrent('a cancel while the ending is told', () => {
       expect(run.code).toBe(0)
       expect(run.endedAt - sentAt).toBeLessThan(withinTimeout(ENDING_BOUND_MS))
       expect(run.outputs.status).toBe('completed')
-      expect(heading(run.summary)).toBe(`✅ Completed: job ${job} opened pull request #${AGENT_PR}`)
+      expect(heading(run.summary)).toBe(`✅ Completed: pull request #${AGENT_PR} is ready`)
+      expect(run.summary).toContain(job)
       const [reply] = replies(github)
       expect(reply.body).toMatch(/^✅ /)
       expect(reply.body).not.toContain('updated as it goes')
@@ -149,7 +150,7 @@ describe.concurrent('GitHub silent after the job ends', () => {
       // The step ended within the bound after the read that saw the job's end.
       expect(msAfter(lastRead, run)).toBeLessThan(withinTimeout(ENDING_BOUND_MS))
       // The summary is there, without the pull request's details.
-      expect(heading(run.summary)).toBe(`✅ Completed: job ${run.outputs.jobId} opened pull request #${AGENT_PR}`)
+      expect(heading(run.summary)).toBe(`✅ Completed: pull request #${AGENT_PR} is ready`)
       expectCleanOutput(run, service.apiKey)
     },
     LONG_TEST_MS

@@ -331,7 +331,7 @@ describe('replies on the thread are ours', () => {
 
     expect(run.code).toBe(1)
     expect(github.comments[0].body).toMatch(
-      /^⏱️ Timed out: job `job_1` was still `paused` when the run's timeout ran out/
+      /^⏱️ Job `job_1` was still `paused` when the run's timeout \([\d.]+m?s\) ran out/
     )
   })
 
