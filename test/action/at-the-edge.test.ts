@@ -2,76 +2,29 @@
 // bundled action: the summary stays within GitHub's 1 MiB whatever the lists of what left hold; a
 // note's marker holds any job id the service may give, and an id that cannot be encoded is not a job
 // record; a follow-up whose answer said the job took it never ends as "no sign".
-import { afterAll, describe, expect, it, type TestContext } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { credentialSamples } from '../../scripts/credential-samples.js'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
 import { inputsFor, runAction, type ActionRun } from '../support/run-action.js'
 import {
-  apiPullRequest,
   changedFile,
-  issueCommentEvent,
   pushEvent,
-  removeEventFiles,
   runnerEnvironment,
   standInCommit,
-  startStandInGitHub,
-  workflowDispatchEvent,
-  type Options as GitHubOptions,
-  type StandInGitHub
+  workflowDispatchEvent
 } from '../support/stand-in-github.js'
-import { startStandInService, type Options, type StandInService } from '../support/stand-in-service.js'
-
-const TOKEN = 'ghs_endings_edge_token_0123456789'
-const SERVER = 'https://github.example'
-const REPO = 'octo-org/docs-site'
-const SOURCE = `${SERVER}/${REPO}`
-const AGENT_PR = 31
-const AGENT_PR_LINK = `${SERVER}/${REPO}/pull/${AGENT_PR}`
-/** A job whose source is this repository, and which opens AGENT_PR there: its run reads the pull request and leaves a note. */
-const OPENS_AGENT_PR: Options = {
-  plan: { activeReads: 1, prLink: AGENT_PR_LINK, repository: SOURCE },
-  messagePlan: { activeReads: 1, prLink: AGENT_PR_LINK, repository: SOURCE }
-}
-/** A test of several runs, or of a bound of a few seconds: more than the default 15 s on a loaded machine. */
-const LONG_TEST_MS = 30_000
-
-afterAll(removeEventFiles)
-
-async function standIn(test: TestContext, options: Options = {}): Promise<StandInService> {
-  const service = await startStandInService(options)
-  test.onTestFinished(() => service.close())
-  return service
-}
-
-async function standInGitHub(test: TestContext, options: GitHubOptions = {}): Promise<StandInGitHub> {
-  const github = await startStandInGitHub({
-    repository: { pulls: { [AGENT_PR]: apiPullRequest({ number: AGENT_PR, title: 'Retries, documented' }) } },
-    ...options
-  })
-  test.onTestFinished(() => github.close())
-  return github
-}
-
-function commentEnv(github: StandInGitHub, body: string, onPullRequest = false): Record<string, string> {
-  const event = issueCommentEvent({ body, number: onPullRequest ? AGENT_PR : 12, onPullRequest })
-  return runnerEnvironment(github, 'issue_comment', event, { GITHUB_SERVER_URL: SERVER })
-}
-
-function commentInputs(service: StandInService, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    projectId: 'docs',
-    apiKey: service.apiKey,
-    baseUrl: service.url,
-    pollInterval: '1s',
-    timeout: '30s',
-    githubToken: TOKEN,
-    ...extra
-  }
-}
-
-const notes = (github: StandInGitHub) => github.comments.filter((c) => c.body.includes('<!-- docs-agent-job: '))
-/** The summary's heading: the first <h3>, as text. */
-const heading = (summary: string): string => /<h3>(.*?)<\/h3>/.exec(summary)?.[1] ?? ''
+import {
+  commentEnv,
+  commentInputs,
+  heading,
+  LONG_TEST_MS,
+  notes,
+  OPENS_AGENT_PR,
+  SERVER,
+  standIn,
+  standInGitHub,
+  TOKEN
+} from '../support/ending-runs.js'
 
 describe.concurrent('the summary within GitHub’s 1 MiB', () => {
   it(

@@ -1,78 +1,28 @@
 // The run's ending always ends, through the bundled action: a cancel while the ending is told is
 // handled as any other (the summary, the final reply and the note are still written, within their
 // bound), and GitHub silent after the job's end costs the ending one shared bound, not one per call.
-import { afterAll, describe, expect, it, type TestContext } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
 import { inputsFor, runAction, startAction } from '../support/run-action.js'
+import { changedFile, pushEvent, runnerEnvironment, standInCommit } from '../support/stand-in-github.js'
 import {
-  apiPullRequest,
-  changedFile,
-  issueCommentEvent,
-  pushEvent,
-  removeEventFiles,
-  runnerEnvironment,
-  standInCommit,
-  startStandInGitHub,
-  type Options as GitHubOptions,
-  type StandInGitHub
-} from '../support/stand-in-github.js'
-import { startStandInService, type Options, type StandInService } from '../support/stand-in-service.js'
+  AGENT_PR,
+  commentEnv,
+  commentInputs,
+  heading,
+  LONG_TEST_MS,
+  notes,
+  OPENS_AGENT_PR,
+  replies,
+  SERVER,
+  standIn,
+  standInGitHub,
+  TOKEN
+} from '../support/ending-runs.js'
 import { msAfter, withinTimeout } from '../support/step-time.js'
 
-const TOKEN = 'ghs_endings_edge_token_0123456789'
-const SERVER = 'https://github.example'
-const REPO = 'octo-org/docs-site'
-const SOURCE = `${SERVER}/${REPO}`
-const AGENT_PR = 31
-const AGENT_PR_LINK = `${SERVER}/${REPO}/pull/${AGENT_PR}`
-/** A job whose source is this repository, and which opens AGENT_PR there: its run reads the pull request and leaves a note. */
-const OPENS_AGENT_PR: Options = {
-  plan: { activeReads: 1, prLink: AGENT_PR_LINK, repository: SOURCE },
-  messagePlan: { activeReads: 1, prLink: AGENT_PR_LINK, repository: SOURCE }
-}
 /** What the ending may take after the job's end: the documented 5 s for every GitHub call together. */
 const ENDING_BOUND_MS = 5000
-/** A test of several runs, or of a bound of a few seconds: more than the default 15 s on a loaded machine. */
-const LONG_TEST_MS = 30_000
-
-afterAll(removeEventFiles)
-
-async function standIn(test: TestContext, options: Options = {}): Promise<StandInService> {
-  const service = await startStandInService(options)
-  test.onTestFinished(() => service.close())
-  return service
-}
-
-async function standInGitHub(test: TestContext, options: GitHubOptions = {}): Promise<StandInGitHub> {
-  const github = await startStandInGitHub({
-    repository: { pulls: { [AGENT_PR]: apiPullRequest({ number: AGENT_PR, title: 'Retries, documented' }) } },
-    ...options
-  })
-  test.onTestFinished(() => github.close())
-  return github
-}
-
-function commentEnv(github: StandInGitHub, body: string, onPullRequest = false): Record<string, string> {
-  const event = issueCommentEvent({ body, number: onPullRequest ? AGENT_PR : 12, onPullRequest })
-  return runnerEnvironment(github, 'issue_comment', event, { GITHUB_SERVER_URL: SERVER })
-}
-
-function commentInputs(service: StandInService, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    projectId: 'docs',
-    apiKey: service.apiKey,
-    baseUrl: service.url,
-    pollInterval: '1s',
-    timeout: '30s',
-    githubToken: TOKEN,
-    ...extra
-  }
-}
-
-const notes = (github: StandInGitHub) => github.comments.filter((c) => c.body.includes('<!-- docs-agent-job: '))
-const replies = (github: StandInGitHub) => github.comments.filter((c) => !c.body.includes('<!-- docs-agent-job: '))
-/** The summary's heading: the first <h3>, as text. */
-const heading = (summary: string): string => /<h3>(.*?)<\/h3>/.exec(summary)?.[1] ?? ''
 
 /** Resolves once `ready()` holds, checked every 5 ms; rejects if the run ends first. */
 function until(action: ReturnType<typeof startAction>, ready: () => boolean): Promise<void> {
