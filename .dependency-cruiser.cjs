@@ -19,8 +19,10 @@ const LAYERS = [
   'prompt',
   'service',
   'report',
-  // The stages themselves, each taking what the ones before it returned; main.ts tells them in order.
-  'run'
+  // The stages themselves, each taking what the ones before it returned.
+  'run',
+  // The modes a run can be (main.ts chooses one), each telling its stages in order.
+  'modes'
 ]
 
 /** @type {import('dependency-cruiser').IConfiguration} */
