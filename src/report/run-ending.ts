@@ -5,6 +5,7 @@ import type { Job } from '../service/job-record.js'
 import type { ServiceError, ServiceFailureKind } from '../service/service-error.js'
 import { wordServiceFailure } from './service-failure-words.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
+import { assertNever } from '../runtime/assert-never.js'
 
 // How a run ended, described once (describeEnding): the step's log, the annotation, the job summary
 // and the reply on a comment thread all pick their words from it, so they cannot tell the same
@@ -252,6 +253,8 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
       }
     case 'skipped':
       return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason || 'No job was started.' }
+    default:
+      return assertNever(outcome, 'ending')
   }
 }
 
@@ -484,11 +487,44 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
         : says('Dry run: the prompt, not sent', `Set ${Input.dryRun} to false to create the job.`)
     case 'skipped':
       return says('No job was started')
+    default:
+      return assertNever(outcome, 'ending')
   }
 }
 
 /** Whether the run followed a job (read it until it ended, or until the run ended): the summary then says for how long. */
 function isJobFollowed(outcome: RunOutcome): boolean {
   if (!(outcome.jobId || outcome.job)) return false
-  return !['created', 'dry-run', 'skipped'].includes(outcome.ending)
+  switch (outcome.ending) {
+    case 'final':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+      return true
+    case 'created':
+    case 'dry-run':
+    case 'skipped':
+      return false
+    default:
+      return assertNever(outcome, 'ending')
+  }
+}
+
+/** Whether the ending writes a job summary: every ending but a skip, an event that starts nothing. */
+export function writesSummary(outcome: RunOutcome): boolean {
+  switch (outcome.ending) {
+    case 'skipped':
+      return false
+    case 'final':
+    case 'created':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+    case 'dry-run':
+      return true
+    default:
+      return assertNever(outcome, 'ending')
+  }
 }

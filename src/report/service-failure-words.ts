@@ -84,9 +84,11 @@ function wordProblem(error: ServiceError): Said {
     }
     case 'unexpectedStatus':
       return said(`The service answered HTTP ${problem.status} (${problem.excerpt}).`, 'Check baseUrl and projectId.')
+    default:
+      // The others read differently for a read, a create and a message.
+      if (error.operation === 'read') return wordReadProblem(problem, error.jobId ?? '', error)
+      return error.operation === 'create' ? wordCreateProblem(problem, error) : wordMessageProblem(problem, error)
   }
-  if (error.operation === 'read') return wordReadProblem(problem, error.jobId ?? '', error)
-  return error.operation === 'create' ? wordCreateProblem(problem, error) : wordMessageProblem(problem, error)
 }
 
 type Place = Pick<ServiceError, 'place'>

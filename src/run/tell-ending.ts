@@ -8,7 +8,7 @@ import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
-import { describeEnding, wordNewJobWay, type RunOutcome } from '../report/run-ending.js'
+import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../report/run-ending.js'
 import { wordServiceFailure, wordServiceFailureParts } from '../report/service-failure-words.js'
 import { writeSummary } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
@@ -106,7 +106,7 @@ export async function tellEnding({
     const threadNote = leaveThreadNote(outcome, settings, ask?.comment ?? null, threadNoteSignal)
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =
-      outcome.ending !== 'skipped' &&
+      writesSummary(outcome) &&
       pullRequest.then((shown) =>
         writeSummary({
           outcome,
