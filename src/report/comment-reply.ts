@@ -2,6 +2,7 @@ import type { TriggeringComment } from '../comment/trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
+import type { Runner } from '../github/runner.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { describeEnding, type KnownJob, type RunOutcome, type ValueFormat } from './run-ending.js'
@@ -48,7 +49,11 @@ const REPLY_CALL_MS = 10_000
  * under it, in its review thread; a reply to an issue comment or a review goes on the conversation.
  * The reply is one live comment (live-comment.ts). Every GitHub call that fails is a warning.
  */
-export function startCommentReplies(comment: TriggeringComment, token: string): CommentReplies {
+export function startCommentReplies(
+  comment: TriggeringComment,
+  token: string,
+  runner: Pick<Runner, 'runId'>
+): CommentReplies {
   if (!token) {
     log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
@@ -62,7 +67,7 @@ export function startCommentReplies(comment: TriggeringComment, token: string): 
     load: async (call) => {
       const loaded = await call('load the GitHub client', () => loadOctokit(token))
       if (!loaded) return null
-      const runUrl = runLink(loaded.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
+      const runUrl = runLink(loaded.serverUrl, comment.repository, runner.runId)
       return { octokit: loaded.octokit, runUrl, serverUrl: loaded.serverUrl }
     },
     place: placeReplyOn(comment),
