@@ -190,21 +190,25 @@ const VALUES_IN_CODE_SPANS: ValueFormat = {
   link: (url) => codeSpan(neutralise(url))
 }
 
+/** Where a link the reply shows as a code span is a link: the summary on the workflow run's page. */
+const LIVE_IN_SUMMARY = "a link in the workflow run's summary"
+
 /**
  * The values as VALUES_IN_CODE_SPANS shows them, but for a pull request on this GitHub (`serverUrl`) in the
  * job's own source repository: that one is written as GitHub's reference, `owner/repo#7`, which
  * GitHub renders as a link to that pull request and nothing else (its owner and name are letters,
- * digits and . _ - only, checked by parsePullRequestLink). Any other link stays a code span: GitHub would make
- * any https address with a /pull/N path a live link the repository's bot posted.
+ * digits and . _ - only, checked by parsePullRequestLink). Any other link is a code span, with where it
+ * is a link: GitHub would make any https address with a /pull/N path a live link the
+ * repository's bot posted.
  */
 function threadFormat(sourceRepository: string | null, serverUrl: string): ValueFormat {
   return {
     ...VALUES_IN_CODE_SPANS,
     link: (url) => {
       const pr = parsePullRequestLink(url, serverUrl)
-      return pr && isSourceOf(sourceRepository, pr, serverUrl)
-        ? `${pr.owner}/${pr.repo}#${pr.number}`
-        : VALUES_IN_CODE_SPANS.link(url)
+      if (pr && isSourceOf(sourceRepository, pr, serverUrl)) return `${pr.owner}/${pr.repo}#${pr.number}`
+      // Its address, not live, and where a reader finds it live.
+      return `${VALUES_IN_CODE_SPANS.link(url)} (${LIVE_IN_SUMMARY})`
     }
   }
 }

@@ -2,7 +2,7 @@
 // under an exhaustive switch.
 import { Input } from '../inputs/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
-import { pullRequestNumber } from '../service/pull-request-link.js'
+import { requestKind, requestNumber } from '../service/pull-request-link.js'
 import type { EndingWords } from './ending-words.js'
 import type { RunOutcome } from './run-outcome.js'
 
@@ -37,12 +37,13 @@ export function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWor
       if (status === 'failed') return says('Failed', `${dashboard}, then run again, perhaps with a clearer prompt.`)
       if (status === 'archived') return says('Archived', `${dashboard} to see how far it got.`)
       if (job?.prLink) {
-        const number = pullRequestNumber(job.prLink)
+        // Named as its host names it: a merge request on GitLab, `!7`; a pull request elsewhere, `#7`.
+        const kind = requestKind(job.prLink)
         return outcome.followUp
-          ? says('Completed: the follow-up is in the pull request', "Review the pull request's new changes.")
+          ? says(`Completed: the follow-up is in the ${kind}`, `Review the ${kind}'s new changes.`)
           : says(
-              `Completed: pull request #${number} is ready`,
-              'Review the pull request, and merge it when it is right.'
+              `Completed: ${kind} ${requestNumber(job.prLink)} is ready`,
+              `Review the ${kind}, and merge it when it is right.`
             )
       }
       if (level === 'failed') {

@@ -6,6 +6,7 @@ import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { formatDuration } from '../runtime/duration.js'
 import type { Job } from '../service/job-record.js'
+import { requestKind } from '../service/pull-request-link.js'
 import type { NewJobWay, RunOutcome } from './run-outcome.js'
 import { wordServiceFailure } from './service-failure-words.js'
 
@@ -156,10 +157,19 @@ export function staleLine(job: Job, windowMs: number): string {
   )
 }
 
+/** What a job read after a message showed: its status and its request, for the log and for where the words go. */
+function jobAsShown(job: Job, format: ValueFormat): { shown: string; shownThere: string } {
+  const with_ = (link: string): string => `, with ${requestKind(job.prLink)} ${link}`
+  const none = ', with no pull request'
+  return {
+    shown: `${job.status}${job.prLink ? with_(job.prLink) : none}`,
+    shownThere: `${format.status(job.status)}${job.prLink ? with_(format.link(job.prLink)) : none}`
+  }
+}
+
 /** After a message, a job that read final throughout: a warning, with what it last showed. */
 function wordNoSign(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingWords {
-  const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
-  const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
+  const { shown, shownThere } = jobAsShown(job, format)
   return {
     level: 'warning',
     icon: '⚠️',
@@ -184,8 +194,7 @@ function wordUnconfirmedMessage(
   waitedMs: number,
   format: ValueFormat
 ): EndingWords {
-  const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
-  const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
+  const { shown, shownThere } = jobAsShown(job, format)
   return {
     level: 'warning',
     icon: '⚠️',
@@ -263,16 +272,16 @@ function wordFinalStatus(
     return {
       level: 'info',
       icon: '✅',
-      short: `Job ${name} completed the follow-up; its pull request: ${format.link(job.prLink)}`,
-      log: `Job ${name} completed the follow-up message; its pull request: ${job.prLink}`
+      short: `Job ${name} completed the follow-up; its ${requestKind(job.prLink)}: ${format.link(job.prLink)}`,
+      log: `Job ${name} completed the follow-up message; its ${requestKind(job.prLink)}: ${job.prLink}`
     }
   }
   if (job.prLink) {
     return {
       level: 'info',
       icon: '✅',
-      short: `Job ${name} opened a pull request: ${format.link(job.prLink)}`,
-      log: `Job ${name} completed and opened a pull request: ${job.prLink}`
+      short: `Job ${name} opened a ${requestKind(job.prLink)}: ${format.link(job.prLink)}`,
+      log: `Job ${name} completed and opened a ${requestKind(job.prLink)}: ${job.prLink}`
     }
   }
   // The link itself was warned about once, when it was read (status-log.ts).
