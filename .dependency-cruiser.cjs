@@ -20,7 +20,9 @@ const LAYERS = [
   'service',
   'report',
   // The stages themselves, each taking what the ones before it returned; main.ts tells them in order.
-  'run'
+  'run',
+  // The modes: each a small entry over the stages (following one job, reporting pending jobs).
+  'modes'
 ]
 
 /** @type {import('dependency-cruiser').IConfiguration} */

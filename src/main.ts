@@ -13,7 +13,10 @@ import type { GroupStatusComment } from './report/group-record.js'
 import { CANCEL_GRACE_MS, watchForCancel } from './runtime/cancel.js'
 import { startDeadline } from './runtime/deadline.js'
 import { log } from './runtime/log.js'
+import { failureMessage } from './runtime/errors.js'
 import { JobService } from './service/job-service.js'
+import { isReportingRun } from './inputs/report-settings.js'
+import { reportPending } from './modes/report-pending.js'
 
 // The run, told in the order it happens: the comment that asked (if one did), the inputs, where the
 // request goes, the prompt with its context, then the create (or the follow-up message) and the
@@ -21,6 +24,18 @@ import { JobService } from './service/job-service.js'
 // (a cancel's forced exit shares it, once), then told in the summary, the reply and the note.
 
 export async function run(): Promise<void> {
+  // The entry chooses the mode: reporting pending jobs (report: pending), or creating or following one job.
+  let reporting: boolean
+  try {
+    reporting = isReportingRun()
+  } catch (error) {
+    log.failed(failureMessage(error))
+    return
+  }
+  return reporting ? reportPending() : followOneJob()
+}
+
+async function followOneJob(): Promise<void> {
   const startedAt = Date.now()
   maskSecrets()
   // The job so far, kept by the send-and-follow stage: a cancel may need it before that stage returns.
@@ -116,3 +131,4 @@ function onlyOnce<T>(fn: (value: T) => void): (value: T) => void {
     fn(value)
   }
 }
+

@@ -1,0 +1,46 @@
+// The reporting mode (`report: pending`): creates nothing; tells the ending of each job earlier runs
+// handed over (run/report-jobs.ts), then one summary and the `reported` output. Bounded: at most
+// REPORT_JOBS_PER_RUN jobs, within REPORT_RUN_MS; a cancel leaves every record open or final.
+import { readReportSettings } from '../inputs/report-settings.js'
+import { maskSecrets } from '../inputs/settings.js'
+import { setReportedOutput, writeReportingSummary } from '../report/reporting-summary.js'
+import { REPORT_JOBS_PER_RUN, reportJobs } from '../run/report-jobs.js'
+import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
+import { timeLimit } from '../runtime/deadline.js'
+import { failureMessage, logStackForBugReport, ActionError } from '../runtime/errors.js'
+import { log } from '../runtime/log.js'
+import { plural } from '../runtime/plural.js'
+import { JobService } from '../service/job-service.js'
+
+/**
+ * How long a reporting run may take: each job costs a read and a few GitHub writes, each bounded;
+ * less than the claim's lease (run/report-job.ts CLAIM_LEASE_MS), so a live claim is never taken over.
+ */
+export const REPORT_RUN_MS = 10 * 60_000
+
+export async function reportPending(): Promise<void> {
+  maskSecrets()
+  const cancel = watchForCancel(() => log.failed('The reporting run was cancelled: every record is open or final.'), CANCEL_GRACE_MS)
+  const limit = timeLimit(REPORT_RUN_MS, cancel.signal)
+  let service: JobService | undefined
+  try {
+    const settings = readReportSettings()
+    service = new JobService(settings)
+    const run = await reportJobs(settings, service, limit.signal)
+    setReportedOutput(run.jobs)
+    const told = run.jobs.filter((job) => job.outcome === 'told').length
+    log.info(
+      `Read ${plural(run.jobs.length, 'handed-over job')}: told ${told} ending${told === 1 ? '' : 's'}` +
+        `${run.left ? `, left ${run.left} for the next run (at most ${REPORT_JOBS_PER_RUN} a run)` : ''}` +
+        `${run.ignored ? `, ignored ${plural(run.ignored, 'record')} that did not verify` : ''}.`
+    )
+    await writeReportingSummary(run.jobs, { ignored: run.ignored, left: run.left, perRun: REPORT_JOBS_PER_RUN })
+  } catch (error) {
+    if (!(error instanceof ActionError)) logStackForBugReport(error)
+    log.failed(failureMessage(error))
+  } finally {
+    limit.clear()
+    cancel.stop()
+    await service?.close()
+  }
+}
