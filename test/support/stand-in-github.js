@@ -45,12 +45,14 @@ import { join } from 'node:path'
  * @property {string} body The body as it is now.
  * @property {string[]} bodies Every body it has had, the first as created.
  * @property {number} [inReplyTo] For a reply to a review comment: the comment it answers.
+ * @property {number} updatedAt When it was created or last edited (Date.now() time).
  *
  * @typedef {object} SeededComment A comment already on a thread, written by someone (or some bot).
  * @property {number} issueNumber
  * @property {string} body
  * @property {string} login
  * @property {'User' | 'Bot'} [type]
+ * @property {number} [at] When it was last updated (Date.now() time; default an hour before the stand-in started).
  *
  * @typedef {object} ApiFile A changed file, as the compare and pull request files APIs list it.
  * @property {string} filename
@@ -140,6 +142,8 @@ export async function startStandInGitHub(options = {}) {
     issueNumber: c.issueNumber,
     body: c.body,
     bodies: [c.body],
+    // Written before the run (an hour before, unless said), as a thread's earlier comments were.
+    updatedAt: c.at ?? Date.now() - 3_600_000,
     login: c.login,
     type: c.type ?? (c.login.endsWith('[bot]') ? 'Bot' : 'User')
   }))
@@ -298,10 +302,12 @@ export async function startStandInGitHub(options = {}) {
       const all = [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))]
         .filter((c) => c.issueNumber === Number(match?.[3]) && c.inReplyTo === undefined)
         .sort((a, b) => a.id - b.id)
+        // As GitHub does: `since` keeps those updated at or after it (still oldest first).
+        .filter((c) => !req.query.since || c.updatedAt >= Date.parse(req.query.since))
       const body = all
         .slice((page - 1) * perPage, page * perPage)
         .map((c) => describe(match?.[1] ?? '', match?.[2] ?? '', c))
-      return { status: 200, body }
+      return { status: 200, body, headers: pageLinks(req, page, perPage, all.length) }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.path)
     if (match && req.method === 'POST' && options.lockedIssues?.includes(Number(match[3]))) {
@@ -312,7 +318,8 @@ export async function startStandInGitHub(options = {}) {
         id: nextId++,
         issueNumber: Number(match[3]),
         body: String(req.body?.body),
-        bodies: [String(req.body?.body)]
+        bodies: [String(req.body?.body)],
+        updatedAt: Date.now()
       }
       comments.set(comment.id, comment)
       return { status: 201, body: describe(match[1], match[2], comment) }
@@ -324,7 +331,8 @@ export async function startStandInGitHub(options = {}) {
         issueNumber: Number(match[3]),
         inReplyTo: Number(match[4]),
         body: String(req.body?.body),
-        bodies: [String(req.body?.body)]
+        bodies: [String(req.body?.body)],
+        updatedAt: Date.now()
       }
       comments.set(comment.id, comment)
       return { status: 201, body: describe(match[1], match[2], comment) }
@@ -363,6 +371,7 @@ export async function startStandInGitHub(options = {}) {
       if (!comment) return { status: 404, body: { message: 'Not Found' } }
       comment.body = String(req.body?.body)
       comment.bodies.push(comment.body)
+      comment.updatedAt = Date.now()
       return { status: 200, body: describe(match[1], match[2], comment) }
     }
     return { status: 404, body: { message: 'Not Found' } }
@@ -601,6 +610,28 @@ export async function startStandInGitHub(options = {}) {
     get threadReads() {
       return requests.filter(isThreadRead)
     },
+    /**
+     * Someone (not the action) comments on a thread between runs; returns the comment's id.
+     * @param {SeededComment} comment
+     */
+    addComment: (comment) => {
+      const id = nextId++
+      seeded.push({
+        id,
+        issueNumber: comment.issueNumber,
+        body: comment.body,
+        bodies: [comment.body],
+        updatedAt: comment.at ?? Date.now(),
+        login: comment.login,
+        type: comment.type ?? (comment.login.endsWith('[bot]') ? 'Bot' : 'User')
+      })
+      return id
+    },
+    /** Every comment on a thread, anyone's, oldest first: what a person scrolling it sees. */
+    threadComments: (/** @type {number} */ issueNumber) =>
+      [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))]
+        .filter((c) => c.issueNumber === issueNumber && c.inReplyTo === undefined)
+        .sort((a, b) => a.id - b.id),
     /** From now on, never answer any request (until the server closes): GitHub gone silent mid-run. */
     hangFromNow: () => {
       silent = true
@@ -624,6 +655,29 @@ function isThreadRead(req) {
 /** @param {PullState | undefined} state */
 function isOpen(state) {
   return state === undefined || state === 'open' || state === 'draft'
+}
+
+/**
+ * GitHub's `Link` header for one page of a list of `total` items: `next` and `last` while pages
+ * follow, `prev` and `first` after the first (no header when the list fits one page).
+ * @param {RecordedRequest} req @param {number} page @param {number} perPage @param {number} total
+ * @returns {Record<string, string>}
+ */
+export function pageLinks(req, page, perPage, total) {
+  const last = Math.max(1, Math.ceil(total / perPage))
+  if (last === 1) return {}
+  /** @param {number} n @param {string} rel */
+  const link = (n, rel) => {
+    const url = new URL(`https://api.github.example${req.pathname}`)
+    for (const [name, value] of Object.entries(req.query)) url.searchParams.set(name, value)
+    url.searchParams.set('page', String(n))
+    return `<${url.href}>; rel="${rel}"`
+  }
+  const links = []
+  if (page > 1) links.push(link(page - 1, 'prev'))
+  if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
+  if (page > 1) links.push(link(1, 'first'))
+  return { link: links.join(', ') }
 }
 
 /** @returns {{status: number, body: object, headers?: Record<string, string>}} */
