@@ -7,6 +7,7 @@ import type { RunOutcome } from './report/run-ending.js'
 import { readCommentAsk, showCancelOnThread, type CommentAsk } from './run/comment-ask.js'
 import { JobTracker } from './run/job-tracker.js'
 import { sendAndFollow } from './run/send-and-follow.js'
+import { handOverJob } from './run/hand-over.js'
 import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
 import { showGroupOnCodePullRequest, tellCodeClosed } from './run/group-stage.js'
 import type { GroupStatusComment } from './report/group-record.js'
@@ -116,6 +117,9 @@ async function followOneJob(): Promise<void> {
       elapsedMs,
       cancel
     })
+    // A job not followed to its end is handed over: its record waits for a reporting run.
+    const sent = (prepared as Prepared | null)?.sent ?? ''
+    await handOverJob({ outcome, settings, ask, group, delivered, prompt: sent, creates: routed?.kind === 'create' })
   } finally {
     cancel.stop()
   }
@@ -131,4 +135,3 @@ function onlyOnce<T>(fn: (value: T) => void): (value: T) => void {
     fn(value)
   }
 }
-

@@ -6,7 +6,8 @@ import { maskSecrets } from '../inputs/settings.js'
 import { setReportedOutput, writeReportingSummary } from '../report/reporting-summary.js'
 import { REPORT_JOBS_PER_RUN, reportJobs } from '../run/report-jobs.js'
 import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
-import { timeLimit } from '../runtime/deadline.js'
+import { startDeadline } from '../runtime/deadline.js'
+import { ServicePolicy } from '../service/service-policy.js'
 import { failureMessage, logStackForBugReport, ActionError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
@@ -18,15 +19,21 @@ import { JobService } from '../service/job-service.js'
  */
 export const REPORT_RUN_MS = 10 * 60_000
 
+const ONE_TRY = { ...ServicePolicy.create, tries: 1 }
+
 export async function reportPending(): Promise<void> {
   maskSecrets()
-  const cancel = watchForCancel(() => log.failed('The reporting run was cancelled: every record is open or final.'), CANCEL_GRACE_MS)
-  const limit = timeLimit(REPORT_RUN_MS, cancel.signal)
-  let service: JobService | undefined
+  const cancel = watchForCancel(
+    () => log.failed('The reporting run was cancelled: every record is open or final.'),
+    CANCEL_GRACE_MS
+  )
+  const deadline = startDeadline(Date.now() + REPORT_RUN_MS, cancel.signal)
+  let services: { reader: JobService; creator: JobService } | undefined
   try {
     const settings = readReportSettings()
-    service = new JobService(settings)
-    const run = await reportJobs(settings, service, limit.signal)
+    // A queued create is tried once a run: the rate limit's answer waits for the next run, not this one.
+    services = { reader: new JobService(settings), creator: new JobService({ ...settings, createRetry: ONE_TRY }) }
+    const run = await reportJobs(settings, services, deadline)
     setReportedOutput(run.jobs)
     const told = run.jobs.filter((job) => job.outcome === 'told').length
     log.info(
@@ -34,13 +41,15 @@ export async function reportPending(): Promise<void> {
         `${run.left ? `, left ${run.left} for the next run (at most ${REPORT_JOBS_PER_RUN} a run)` : ''}` +
         `${run.ignored ? `, ignored ${plural(run.ignored, 'record')} that did not verify` : ''}.`
     )
-    await writeReportingSummary(run.jobs, { ignored: run.ignored, left: run.left, perRun: REPORT_JOBS_PER_RUN })
+    const repositoryUrl = `${(process.env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')}/${process.env.GITHUB_REPOSITORY ?? ''}`
+    const counts = { ignored: run.ignored, left: run.left, perRun: REPORT_JOBS_PER_RUN, repositoryUrl }
+    await writeReportingSummary(run.jobs, counts)
   } catch (error) {
     if (!(error instanceof ActionError)) logStackForBugReport(error)
     log.failed(failureMessage(error))
   } finally {
-    limit.clear()
     cancel.stop()
-    await service?.close()
+    await services?.reader.close()
+    await services?.creator.close()
   }
 }

@@ -10,7 +10,13 @@ import type { Octokit } from '../github/octokit.js'
 import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
-import { readRecords, signRecord, type RecordKey, type RecordPayload, type RecordPlace } from '../comment/signed-record.js'
+import {
+  readRecords,
+  signRecord,
+  type RecordKey,
+  type RecordPayload,
+  type RecordPlace
+} from '../comment/signed-record.js'
 
 export const INDEX_LABEL = 'docs-agent:jobs'
 export const INDEX_TITLE = 'Documentation jobs'
@@ -148,13 +154,13 @@ export class JobIndex {
 
   /**
    * Claims the telling of a record: a reaction on its comment, which GitHub gives once per identity
-   * (201 the first time, 200 after). `claimed`: this run tells it; `taken`: another run (or this
-   * identity before) claimed it, at `since`.
+   * (201 the first time, 200 after): `claimed` when this run tells it; else another run (or this
+   * identity before) claimed it, at `since`. `reactionId` is the claim's, to give it up.
    */
   async claim(
     commentId: number,
     signal: AbortSignal
-  ): Promise<{ claimed: true } | { claimed: false; since: number; reactionId: number }> {
+  ): Promise<{ claimed: boolean; since: number; reactionId: number }> {
     const answer = await this.octokit.rest.reactions.createForIssueComment({
       owner: this.owner,
       repo: this.repo,
@@ -162,9 +168,12 @@ export class JobIndex {
       content: CLAIM,
       request: { signal }
     })
-    if (answer.status === 201) return { claimed: true }
     const since = Date.parse(text(answer.data.created_at))
-    return { claimed: false, since: Number.isFinite(since) ? since : Date.now(), reactionId: answer.data.id }
+    return {
+      claimed: answer.status === 201,
+      since: Number.isFinite(since) ? since : Date.now(),
+      reactionId: answer.data.id
+    }
   }
 
   /** Gives up a claim left by a run that never finished (a reporter cancelled after its claim). */

@@ -14,7 +14,8 @@ export interface ReportedRow {
   status: string
   prLink: string | null
   thread: number | null
-  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread'
+  commit: string | null
+  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread' | 'queued'
 }
 
 /** What the summary tells besides the jobs. */
@@ -22,6 +23,8 @@ export interface ReportCounts {
   ignored: number
   left: number
   perRun: number
+  /** The repository's address, https://host/owner/name: the threads and commits link there. */
+  repositoryUrl: string
 }
 
 const SAID: Record<ReportedRow['outcome'], string> = {
@@ -29,7 +32,8 @@ const SAID: Record<ReportedRow['outcome'], string> = {
   done: 'told by another run',
   claimed: 'being told by another run',
   working: 'still working',
-  unread: 'not read: tried again next run'
+  unread: 'not read: tried again next run',
+  queued: 'create refused for the rate limit: tried again next run'
 }
 
 /** The `reported` output: the jobs read, as JSON. */
@@ -41,14 +45,19 @@ export function setReportedOutput(rows: readonly ReportedRow[]): void {
 /** The heading, the table of jobs, and the lines on ignored and left records. */
 export function reportingSummaryHtml(rows: readonly ReportedRow[], counts: ReportCounts): string {
   const told = rows.filter((r) => r.outcome === 'told').length
-  const working = rows.filter((r) => r.outcome === 'working').length
+  const working = rows.filter((r) => r.outcome === 'working' || r.outcome === 'queued').length
   const heading =
     rows.length === 0
       ? '📭 No documentation jobs were waiting to be reported'
-      : `📬 Reported ${plural(told, 'documentation job')} · ${working} still working`
+      : told === 0
+        ? `⏳ ${plural(working, 'documentation job')} still working: no ending to report yet`
+        : `📬 Reported the ending of ${plural(told, 'documentation job')}${working ? ` · ${working} still working` : ''}`
+  const lead = told
+    ? "<p>Each ending is told where the job was asked for: the reply on the thread, the note on the pull request, the commit's status.</p>"
+    : ''
   const table = rows.length
     ? '<table><tr><th>Job</th><th>Status</th><th>Pull request</th><th>Asked on</th><th>This run</th></tr>' +
-      rows.map(rowHtml).join('') +
+      rows.map((row) => rowHtml(row, counts.repositoryUrl)).join('') +
       '</table>'
     : ''
   const notes = [
@@ -59,15 +68,21 @@ export function reportingSummaryHtml(rows: readonly ReportedRow[], counts: Repor
       ? `${plural(counts.ignored, 'record')} ignored: signed for another project, repository or comment, or not by this action's key.`
       : ''
   ].filter(Boolean)
-  return `<h3>${heading}</h3>\n${table}\n${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('\n')}\n`
+  return `<h3>${heading}</h3>\n${lead}${table}\n${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('\n')}\n`
 }
 
-function rowHtml(row: ReportedRow): string {
+function rowHtml(row: ReportedRow, repositoryUrl: string): string {
   const pr = row.prLink ? `<a href="${escapeHtml(row.prLink)}">${escapeHtml(pullRequestName(row.prLink))}</a>` : '–'
-  const thread = row.thread === null ? '–' : `#${row.thread}`
+  const asked =
+    row.thread !== null
+      ? `<a href="${escapeHtml(`${repositoryUrl}/issues/${row.thread}`)}">#${row.thread}</a>`
+      : row.commit
+        ? `commit <a href="${escapeHtml(`${repositoryUrl}/commit/${row.commit}`)}"><code>${escapeHtml(row.commit.slice(0, 7))}</code></a>`
+        : '–'
+  const id = row.id ? `<code>${escapeHtml(row.id)}</code>` : 'not created yet'
   return (
-    `<tr><td><code>${escapeHtml(row.id)}</code></td><td><code>${escapeHtml(row.status)}</code></td>` +
-    `<td>${pr}</td><td>${thread}</td><td>${SAID[row.outcome]}</td></tr>`
+    `<tr><td>${id}</td><td><code>${escapeHtml(row.status)}</code></td>` +
+    `<td>${pr}</td><td>${asked}</td><td>${SAID[row.outcome]}</td></tr>`
   )
 }
 

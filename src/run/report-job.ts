@@ -59,17 +59,21 @@ export type JobEnding = { job: Job } | { unknown: string }
 export async function tellRecordedEnding(
   place: ReportPlace,
   indexed: IndexedRecord,
-  ending: JobEnding
+  ending: JobEnding,
+  /** The caller holds the claim already (a queued create's), and has read the record just now. */
+  claimedAlready = false
 ): Promise<Telling> {
   const { index, issue, signal } = place
-  const now = await index.reread(issue, indexed.commentId)
+  const now = claimedAlready ? indexed.record : await index.reread(issue, indexed.commentId)
   if (!now || now.state === 'final') return 'done'
-  const claim = await index.claim(indexed.commentId, signal)
-  if (!claim.claimed) {
-    if (Date.now() - claim.since < CLAIM_LEASE_MS) return 'claimed'
-    // The claim's run never finished: its claim goes, and whoever claims next tells it.
-    await index.dropClaim(indexed.commentId, claim.reactionId, signal)
-    if (!(await index.claim(indexed.commentId, signal)).claimed) return 'claimed'
+  if (!claimedAlready) {
+    const claim = await index.claim(indexed.commentId, signal)
+    if (!claim.claimed) {
+      if (Date.now() - claim.since < CLAIM_LEASE_MS) return 'claimed'
+      // The claim's run never finished: its claim goes, and whoever claims next tells it.
+      await index.dropClaim(indexed.commentId, claim.reactionId, signal)
+      if (!(await index.claim(indexed.commentId, signal)).claimed) return 'claimed'
+    }
   }
   const record = now
   const outcome = outcomeOf(record, ending)
@@ -139,7 +143,14 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
 async function completeCommitStatus(place: ReportPlace, record: JobRecord, status: string | null): Promise<void> {
   if (!record.commit) return
   try {
-    await setCommitStatus(place.octokit, place.repository, record.commit, statusOfJob(status), place.runUrl, place.signal)
+    await setCommitStatus(
+      place.octokit,
+      place.repository,
+      record.commit,
+      statusOfJob(status),
+      place.runUrl,
+      place.signal
+    )
   } catch (error) {
     log.warning(
       `Could not complete the status of commit ${record.commit.slice(0, 7)} for job ${record.job}: ` +

@@ -13,6 +13,8 @@ import { isFinal, type Job } from '../service/job-record.js'
 import type { JobService } from '../service/job-service.js'
 import { ServiceError } from '../service/service-error.js'
 import { tellRecordedEnding, type JobEnding, type ReportPlace } from './report-job.js'
+import { createQueued } from './report-queued.js'
+import type { Deadline } from '../runtime/deadline.js'
 
 /** The most jobs one reporting run reads: each is a read of the service and, once ended, a few GitHub writes. */
 export const REPORT_JOBS_PER_RUN = 20
@@ -28,8 +30,10 @@ export interface ReadJob {
   prLink: string | null
   /** The thread that asked, when one did. */
   thread: number | null
+  /** The commit the job was asked for, when it was. */
+  commit: string | null
   /** What this run did with it: told its ending, found it told (or being told) by another run, or left it working. */
-  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread'
+  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread' | 'queued'
 }
 
 /** What a reporting run found and did. */
@@ -44,13 +48,16 @@ export interface ReportRun {
 /** Reads the index and tells each ended job's ending (see the file's opening comment). */
 export async function reportJobs(
   settings: ReportSettings,
-  service: JobService,
-  signal: AbortSignal,
+  services: { reader: JobService; creator: JobService },
+  deadline: Deadline,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<ReportRun> {
+  const { signal } = deadline
   const repository = env.GITHUB_REPOSITORY ?? ''
   if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) {
-    throw new ActionError('GITHUB_REPOSITORY is not set to owner/name: a reporting run runs in a workflow of the repository.')
+    throw new ActionError(
+      'GITHUB_REPOSITORY is not set to owner/name: a reporting run runs in a workflow of the repository.'
+    )
   }
   const reader = openIndexReader(settings.githubToken, signal, env)
   if (!reader) throw new ActionError('GITHUB_API_URL is not an address the token may go to: nothing can be reported.')
@@ -58,15 +65,29 @@ export async function reportJobs(
     const { octokit, serverUrl } = await loadOctokit(settings.githubToken)
     const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
     const found = await index.read()
-    const pending = found.records.filter(({ record }) => record.state === 'open')
+    const pending = found.records.filter(({ record }) => record.state !== 'final')
     const share = pending.slice(0, REPORT_JOBS_PER_RUN)
     const run: ReportRun = { jobs: [], ignored: found.ignored, left: pending.length - share.length }
     if (found.issue === null || share.length === 0) return run
     const runUrl = runLink(serverUrl, repository, env.GITHUB_RUN_ID)
-    const place: ReportPlace = { octokit, reader, index, issue: found.issue, settings, repository, serverUrl, runUrl, signal, env }
+    const place: ReportPlace = {
+      octokit,
+      reader,
+      index,
+      issue: found.issue,
+      settings,
+      repository,
+      serverUrl,
+      runUrl,
+      signal,
+      env
+    }
     for (const indexed of share) {
       signal.throwIfAborted()
-      run.jobs.push(await reportOne(place, service, indexed))
+      const queued = indexed.record.state === 'queued'
+      run.jobs.push(
+        await (queued ? reportQueued(place, services, indexed, deadline) : reportOne(place, services.reader, indexed))
+      )
     }
     return run
   } finally {
@@ -82,6 +103,7 @@ async function reportOne(place: ReportPlace, service: JobService, indexed: Index
     status,
     prLink: job?.prLink ?? null,
     thread: record.thread?.number ?? null,
+    commit: record.commit ?? null,
     outcome
   })
   let ending: JobEnding
@@ -95,7 +117,9 @@ async function reportOne(place: ReportPlace, service: JobService, indexed: Index
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error
     if (error.kind !== 'notFound') {
-      log.warning(`Could not read job ${record.job}: ${wordServiceFailure(error)} It is read again by the next reporting run.`)
+      log.warning(
+        `Could not read job ${record.job}: ${wordServiceFailure(error)} It is read again by the next reporting run.`
+      )
       return row('unread', 'unread')
     }
     const misses = (record.misses ?? 0) + 1
@@ -111,6 +135,20 @@ async function reportOne(place: ReportPlace, service: JobService, indexed: Index
   const telling = await tellRecordedEnding(place, indexed, ending)
   const job = 'job' in ending ? ending.job : null
   return row(job?.status ?? 'unknown', telling, job)
+}
+
+/** A queued create, tried once; once made, its job is read as the others are. */
+async function reportQueued(
+  place: ReportPlace,
+  services: { reader: JobService; creator: JobService },
+  indexed: IndexedRecord,
+  deadline: Deadline
+): Promise<ReadJob> {
+  const asked = { prLink: null, thread: indexed.record.thread?.number ?? null, commit: indexed.record.commit ?? null }
+  const result = await createQueued(place, services.creator, indexed, deadline)
+  if ('queued' in result) return { id: '', status: 'queued', ...asked, outcome: 'queued' }
+  if ('told' in result) return { id: '', status: 'not created', ...asked, outcome: result.told }
+  return { id: result.made, status: result.status, ...asked, outcome: 'working' }
 }
 
 /** The ending of a job the service no longer knows. */
