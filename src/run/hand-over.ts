@@ -55,14 +55,14 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
   return null
 }
 
-/** Leaves the record (see the file's opening comment); a failure is a warning: the job itself is not affected. */
+/** Leaves the record (see the file's opening comment); a failure is a notice: the job itself is not affected. */
 export async function handOverJob(handOver: HandOver, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const record = recordToLeave(handOver)
   const { settings } = handOver
   if (!record || !settings) return
   const what = record.job ? `job ${record.job}` : 'the queued create'
   if (!settings.githubToken) {
-    log.warning(`No record of ${what} was left for a reporting run: githubToken is empty. Its ending is not reported.`)
+    log.debug(`No record of ${what} was left for a reporting run: githubToken is empty.`)
     return
   }
   const repository = env.GITHUB_REPOSITORY ?? ''
@@ -91,7 +91,7 @@ export async function handOverJob(handOver: HandOver, env: NodeJS.ProcessEnv = p
       )
     }
   } catch (error) {
-    log.warning(
+    log.notice(
       `Could not leave the record of ${what} for a reporting run: ${describeGitHubError(error)} ` +
         `The workflow needs "issues: write" (and "statuses: write" for the commit's status). Its ending is not reported.`
     )
