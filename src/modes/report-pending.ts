@@ -2,7 +2,6 @@
 // handed over (run/report-jobs.ts), then one summary and the `reported` output. Bounded: at most
 // REPORT_JOBS_PER_RUN jobs, within REPORT_RUN_MS; a cancel leaves every record open or final.
 import { readReportSettings } from '../inputs/report-settings.js'
-import { maskSecrets } from '../inputs/settings.js'
 import { setReportedOutput, writeReportingSummary } from '../report/reporting-summary.js'
 import { REPORT_JOBS_PER_RUN, reportJobs } from '../run/report-jobs.js'
 import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
@@ -22,7 +21,6 @@ export const REPORT_RUN_MS = 10 * 60_000
 const ONE_TRY = { ...ServicePolicy.create, tries: 1 }
 
 export async function reportPending(): Promise<void> {
-  maskSecrets()
   const cancel = watchForCancel(
     () => log.failed('The reporting run was cancelled: every record is open or final.'),
     CANCEL_GRACE_MS
