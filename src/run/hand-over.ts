@@ -6,6 +6,7 @@
 import type { GroupRun } from '../comment/group-job.js'
 import { type RecordPayload } from '../comment/signed-record.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
+import { gitHubIsSilent } from '../github/silence.js'
 import type { Settings } from '../inputs/settings.js'
 import { commitOfRun, setCommitStatus, statusOfJob } from '../report/commit-status.js'
 import { JobIndex, openIndexReader, INDEX_TITLE } from '../report/job-index.js'
@@ -17,7 +18,7 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import type { CommentAsk } from './comment-ask.js'
 
 /** The hand-over's GitHub calls together (the index's listing, maybe its issue, the record, the status). */
-export const HAND_OVER_MS = 15_000
+export const HAND_OVER_MS = 10_000
 
 /** What the hand-over takes from the run. */
 export interface HandOver {
@@ -63,6 +64,13 @@ export async function handOverJob(handOver: HandOver, env: NodeJS.ProcessEnv = p
   const what = record.job ? `job ${record.job}` : 'the queued create'
   if (!settings.githubToken) {
     log.debug(`No record of ${what} was left for a reporting run: githubToken is empty.`)
+    return
+  }
+  if (gitHubIsSilent()) {
+    log.notice(
+      `GitHub left a request of this run unanswered and has answered none since, so no record of ${what} was left ` +
+        'for a reporting run: its ending is not reported. The job is not affected.'
+    )
     return
   }
   const repository = env.GITHUB_REPOSITORY ?? ''

@@ -186,7 +186,7 @@ describe.concurrent('a job handed over, told later', () => {
       const service = await standIn(test, WORKS_ON)
       const github = await standInGitHub(test)
       const held = await runAction({
-        inputs: commentInputs(service, { timeout: '2s', pollInterval: '1s' }),
+        inputs: commentInputs(service, { timeout: '5s', pollInterval: '1s' }),
         env: commentEnv(github, '/docs document the retry policy')
       })
       expect(held.code).toBe(1)
