@@ -1,3 +1,4 @@
+import { readRunner } from './github/runner.js'
 import { isReportingRun } from './inputs/report-settings.js'
 import { maskSecrets } from './inputs/settings.js'
 import { followOneJob } from './modes/follow-one-job.js'
@@ -6,7 +7,8 @@ import { assertNever } from './runtime/assert-never.js'
 import { failureMessage } from './runtime/errors.js'
 import { log } from './runtime/log.js'
 
-// The run: the key masked before anything can print it, then the mode this run is. A mode is one
+// The run: the key masked before anything can print it, the runner's environment and event file read
+// once (every stage takes that value), then the mode this run is. A mode is one
 // small file in src/modes/ telling its story over the shared stages of src/run/ (as actions/cache's
 // restoreOnly.ts over restoreImpl.ts): a new mode is a member of Mode, its case below, and its file.
 
@@ -19,6 +21,7 @@ export type Mode = 'follow' | 'report'
 export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskSecrets()
+  const start = { startedAt, runner: readRunner(process.env), env: process.env }
   let mode: Mode
   try {
     mode = chooseMode()
@@ -29,9 +32,9 @@ export async function run(): Promise<void> {
   }
   switch (mode) {
     case 'follow':
-      return followOneJob(startedAt)
+      return followOneJob(start)
     case 'report':
-      return reportPending()
+      return reportPending(start)
     default:
       return assertNever(mode, 'mode')
   }

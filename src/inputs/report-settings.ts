@@ -1,6 +1,7 @@
 // The inputs of a reporting run (`report: pending`): it creates nothing, so it needs only the
 // service's access, the token for GitHub, and the trigger its notes name.
 import * as core from '@actions/core'
+import type { RunnerEvent } from '../github/event.js'
 import { Input } from './action-names.js'
 import { readNoteTrigger } from './comment-settings.js'
 import { describeMisnamed, misnamedInputs } from './misnamed-inputs.js'
@@ -27,7 +28,7 @@ export function isReportingRun(): boolean {
 }
 
 /** Reads and checks a reporting run's inputs. */
-export function readReportSettings(env: NodeJS.ProcessEnv = process.env): ReportSettings {
+export function readReportSettings(runner: RunnerEvent, env: NodeJS.ProcessEnv): ReportSettings {
   const misnamed = misnamedInputs(env)
   for (const input of misnamed) log.warning(describeMisnamed(input))
   const githubToken = core.getInput(Input.githubToken)
@@ -37,5 +38,5 @@ export function readReportSettings(env: NodeJS.ProcessEnv = process.env): Report
         `there. Leave it at its default, \${{ github.token }}.`
     )
   }
-  return { ...readServiceAccess(env, misnamed), githubToken, noteTrigger: readNoteTrigger() }
+  return { ...readServiceAccess(runner, misnamed), githubToken, noteTrigger: readNoteTrigger() }
 }

@@ -11,6 +11,7 @@ import { failureMessage, logStackForBugReport, ActionError } from '../runtime/er
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { JobService } from '../service/job-service.js'
+import type { ModeStart } from './mode-start.js'
 
 /**
  * How long a reporting run may take: each job costs a read and a few GitHub writes, each bounded;
@@ -20,7 +21,7 @@ export const REPORT_RUN_MS = 10 * 60_000
 
 const ONE_TRY = { ...ServicePolicy.create, tries: 1 }
 
-export async function reportPending(): Promise<void> {
+export async function reportPending({ runner, env }: ModeStart): Promise<void> {
   const cancel = watchForCancel(
     () => log.failed('The reporting run was cancelled: every record is open or final.'),
     CANCEL_GRACE_MS
@@ -28,10 +29,10 @@ export async function reportPending(): Promise<void> {
   const deadline = startDeadline(Date.now() + REPORT_RUN_MS, cancel.signal)
   let services: { reader: JobService; creator: JobService } | undefined
   try {
-    const settings = readReportSettings()
+    const settings = readReportSettings(runner, env)
     // A queued create is tried once a run: the rate limit's answer waits for the next run, not this one.
     services = { reader: new JobService(settings), creator: new JobService({ ...settings, createRetry: ONE_TRY }) }
-    const run = await reportJobs(settings, services, deadline)
+    const run = await reportJobs(settings, services, deadline, runner)
     setReportedOutput(run.jobs)
     const told = run.jobs.filter((job) => job.outcome === 'told').length
     log.info(
@@ -39,7 +40,7 @@ export async function reportPending(): Promise<void> {
         `${run.left ? `, left ${run.left} for the next run (at most ${REPORT_JOBS_PER_RUN} a run)` : ''}` +
         `${run.ignored ? `, ignored ${plural(run.ignored, 'record')} that did not verify` : ''}.`
     )
-    const repositoryUrl = `${(process.env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')}/${process.env.GITHUB_REPOSITORY ?? ''}`
+    const repositoryUrl = `${runner.serverUrl}/${runner.repository}`
     const counts = { ignored: run.ignored, left: run.left, perRun: REPORT_JOBS_PER_RUN, repositoryUrl }
     await writeReportingSummary(run.jobs, counts)
   } catch (error) {

@@ -2,7 +2,7 @@
 // run hands its job over, and completed when its ending is told, so that the job shows in a pull
 // request's checks. On a pull request the status goes on its head commit: GitHub shows statuses on
 // a pull request only there, and GITHUB_SHA is the merge commit it made for the event.
-import { readEventPayload } from '../github/event.js'
+import type { RunnerEvent } from '../github/event.js'
 import { asObject, isZeroSha, sha } from '../github/json-shape.js'
 import type { Octokit } from '../github/octokit.js'
 import { timeLimit } from '../runtime/deadline.js'
@@ -15,9 +15,9 @@ export const STATUS_CONTEXT = 'docs-agent'
 const STATUS_CALL_MS = 10_000
 
 /** The commit a run was for: the pushed commit, or a pull request's head; '' for any other event. */
-export function commitOfRun(env: NodeJS.ProcessEnv = process.env): string {
-  const event = env.GITHUB_EVENT_NAME ?? ''
-  const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
+export function commitOfRun(runner: RunnerEvent): string {
+  const event = runner.eventName
+  const payload = asObject(runner.payload)
   if (event === 'push') {
     const after = sha(payload.after)
     return after.length === 40 && !isZeroSha(after) ? after : ''

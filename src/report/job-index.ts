@@ -7,6 +7,7 @@
 import { asArray, asObject, text } from '../github/json-shape.js'
 import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
 import type { Octokit } from '../github/octokit.js'
+import type { RunnerEvent } from '../github/event.js'
 import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -229,6 +230,6 @@ function recordText(record: JobRecord): string {
 }
 
 /** A reader of the index within its limits; null when GITHUB_API_URL is unusable. */
-export function openIndexReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv): GitHubReader | null {
-  return openGitHubReader(env.GITHUB_API_URL, token, LIMITS, signal)
+export function openIndexReader(token: string, signal: AbortSignal, runner: RunnerEvent): GitHubReader | null {
+  return openGitHubReader(runner.apiUrl, token, LIMITS, signal)
 }

@@ -7,6 +7,7 @@ import type { GroupRun } from '../comment/group-job.js'
 import { type RecordPayload } from '../comment/signed-record.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
 import { gitHubIsSilent } from '../github/silence.js'
+import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
 import { commitOfRun, setCommitStatus, statusOfJob } from '../report/commit-status.js'
 import { JobIndex, openIndexReader, INDEX_TITLE } from '../report/job-index.js'
@@ -31,6 +32,7 @@ export interface HandOver {
   prompt: string
   /** The run's route made a new job (not a message, not a follow of a job given). */
   creates: boolean
+  runner: Runner
 }
 
 /** The record a run leaves for its ending, or null when it followed its job to the end (or made none). */
@@ -44,7 +46,7 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
       ? { number: ask.comment.thread.number, comment: replyId }
       : undefined
   const groupMark = group && delivered === 'create' ? { group: group.settings.name, mark: group.mark } : {}
-  const commit = commitOfRun()
+  const commit = commitOfRun(handOver.runner)
   const where = { ...(thread ? { thread } : {}), ...groupMark, ...(commit ? { commit } : {}) }
   const working = (outcome.ending === 'created' || outcome.ending === 'timeout') && !!outcome.jobId
   if (working) return { job: outcome.jobId, state: 'open', created, ...where }
@@ -57,7 +59,8 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
 }
 
 /** Leaves the record (see the file's opening comment); a failure is a notice: the job itself is not affected. */
-export async function handOverJob(handOver: HandOver, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function handOverJob(handOver: HandOver): Promise<void> {
+  const { runner } = handOver
   const record = recordToLeave(handOver)
   const { settings } = handOver
   if (!record || !settings) return
@@ -73,12 +76,13 @@ export async function handOverJob(handOver: HandOver, env: NodeJS.ProcessEnv = p
     )
     return
   }
-  const repository = env.GITHUB_REPOSITORY ?? ''
+  const { repository } = runner
   const limit = timeLimit(HAND_OVER_MS)
-  const reader = openIndexReader(settings.githubToken, limit.signal, env)
+  const reader = openIndexReader(settings.githubToken, limit.signal, runner)
   try {
     if (!reader) return
-    const { octokit, serverUrl } = await loadOctokit(settings.githubToken)
+    const { octokit } = await loadOctokit(settings.githubToken)
+    const { serverUrl } = runner
     const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
     const issue = await index.findOrMakeIssue(limit.signal)
     await index.add(issue, record, limit.signal)
@@ -94,7 +98,7 @@ export async function handOverJob(handOver: HandOver, env: NodeJS.ProcessEnv = p
         repository,
         record.commit,
         status,
-        runLink(serverUrl, repository, env.GITHUB_RUN_ID),
+        runLink(serverUrl, repository, runner.runId),
         limit.signal
       )
     }

@@ -9,6 +9,7 @@ import { readRecords, signRecord, withRecord, findRecordPlace } from '../comment
 import { asObject, text } from '../github/json-shape.js'
 import type { Octokit } from '../github/octokit.js'
 import type { GitHubReader } from '../github/reader.js'
+import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
 import { leaveAgentNote } from '../report/agent-note.js'
 import { agentPullRequestShown } from '../report/agent-pull-request-shown.js'
@@ -43,7 +44,7 @@ export interface ReportPlace {
   /** The reporting run's page, where its summary is. */
   runUrl: string
   signal: AbortSignal
-  env: NodeJS.ProcessEnv
+  runner: Runner
 }
 
 /**
@@ -85,7 +86,7 @@ export async function tellRecordedEnding(
       place.settings,
       null,
       signal,
-      place.env,
+      place.runner,
       record.group && record.mark ? { name: record.group, mark: record.mark } : undefined
     ),
     completeCommitStatus(place, record, 'job' in ending ? ending.job.status : null)
@@ -113,12 +114,12 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
   const where = `the reply on #${reply.number}`
   const limit = timeLimit(TELL_CALL_MS, place.signal)
   try {
-    const shown = await agentPullRequestShown(outcome, place.settings.githubToken, limit.signal, place.env)
+    const shown = await agentPullRequestShown(outcome, place.settings.githubToken, limit.signal, place.runner)
     const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/comments/${reply.comment}`
     const before = text(asObject(await place.reader.get(path, 'the reply on the thread', 'issues: read')).body)
     const elapsedMs = Math.max(0, Date.now() - (Date.parse(record.created) || Date.now()))
     let body = writeOutcomeReply(outcome, { runUrl: place.runUrl, serverUrl: place.serverUrl }, elapsedMs, shown)
-    const threadPlace = findRecordPlace({ owner, repo, number: reply.number }, place.settings, place.env)
+    const threadPlace = findRecordPlace({ owner, repo, number: reply.number }, place.settings, place.runner)
     const kept = threadPlace && readRecords(before, place.settings, threadPlace, 'thread', reply.comment).records.at(-1)
     if (threadPlace && kept) {
       const line = signRecord(place.settings, threadPlace, 'thread', reply.comment, { ...kept, state: 'final' })

@@ -4,6 +4,7 @@
 // longer knows is told as such after UNKNOWN_AFTER_MISSES runs in a row read it so: a record is never
 // dropped untold.
 import { loadOctokit, runLink } from '../github/octokit.js'
+import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
 import { JobIndex, openIndexReader, type IndexedRecord } from '../report/job-index.js'
 import { wordServiceFailure } from '../report/service-failure-words.js'
@@ -50,26 +51,27 @@ export async function reportJobs(
   settings: ReportSettings,
   services: { reader: JobService; creator: JobService },
   deadline: Deadline,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<ReportRun> {
   const { signal } = deadline
-  const repository = env.GITHUB_REPOSITORY ?? ''
+  const { repository } = runner
   if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) {
     throw new ActionError(
       'GITHUB_REPOSITORY is not set to owner/name: a reporting run runs in a workflow of the repository.'
     )
   }
-  const reader = openIndexReader(settings.githubToken, signal, env)
+  const reader = openIndexReader(settings.githubToken, signal, runner)
   if (!reader) throw new ActionError('GITHUB_API_URL is not an address the token may go to: nothing can be reported.')
   try {
-    const { octokit, serverUrl } = await loadOctokit(settings.githubToken)
+    const { octokit } = await loadOctokit(settings.githubToken)
+    const { serverUrl } = runner
     const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
     const found = await index.read()
     const pending = found.records.filter(({ record }) => record.state !== 'final')
     const share = pending.slice(0, REPORT_JOBS_PER_RUN)
     const run: ReportRun = { jobs: [], ignored: found.ignored, left: pending.length - share.length }
     if (found.issue === null || share.length === 0) return run
-    const runUrl = runLink(serverUrl, repository, env.GITHUB_RUN_ID)
+    const runUrl = runLink(serverUrl, repository, runner.runId)
     const place: ReportPlace = {
       octokit,
       reader,
@@ -80,7 +82,7 @@ export async function reportJobs(
       serverUrl,
       runUrl,
       signal,
-      env
+      runner
     }
     for (const indexed of share) {
       signal.throwIfAborted()
