@@ -7,6 +7,7 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { readCommentAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
+import { handOverJob } from '../run/hand-over.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
 import { showGroupOnCodePullRequest, tellCodeClosed } from '../run/group-stage.js'
 import type { GroupStatusComment } from '../report/group-record.js'
@@ -45,6 +46,10 @@ export async function followOneJob(start: ModeStart): Promise<void> {
       cancel,
       runner: start.runner
     })
+    // A job not followed to its end is handed over: its record waits for a reporting run.
+    const sent = (prepared as Prepared | null)?.sent ?? ''
+    const creates = routed?.kind === 'create'
+    await handOverJob({ outcome, settings, ask, group, delivered, prompt: sent, creates, runner })
   } finally {
     cancel.stop()
   }
