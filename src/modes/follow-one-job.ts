@@ -33,6 +33,9 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel })
   announceOnce(outcome)
   const { writeStarted, delivered } = tracker
+  const { route, settings, ask, prepared } = reached
+  const group = route && routedGroup(route)
+  const { runner } = start
   try {
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
     // step before the summary, the reply and the note are written.
@@ -41,15 +44,14 @@ export async function followOneJob(start: ModeStart): Promise<void> {
       outcome,
       writeStarted,
       delivered,
-      group: reached.route && routedGroup(reached.route),
+      group,
       elapsedMs: Date.now() - start.startedAt,
       cancel,
-      runner: start.runner
+      runner
     })
     // A job not followed to its end is handed over: its record waits for a reporting run.
-    const sent = (prepared as Prepared | null)?.sent ?? ''
-    const creates = routed?.kind === 'create'
-    await handOverJob({ outcome, settings, ask, group, delivered, prompt: sent, creates, runner })
+    const creates = route?.kind === 'create'
+    await handOverJob({ outcome, settings, ask, group, delivered, prompt: prepared?.sent ?? '', creates, runner })
   } finally {
     cancel.stop()
   }
