@@ -1,5 +1,13 @@
 import { decideRoute, routedGroup, type Route } from '../comment/route.js'
-import { describeSettings, readFirstInputs, readSettings, type FirstInputs, type Settings } from '../inputs/settings.js'
+import {
+  describeSettings,
+  readFirstInputs,
+  readGitHubToken,
+  readSettings,
+  type FirstInputs,
+  type Settings
+} from '../inputs/settings.js'
+import { openGitHubSession, type GitHubSession } from '../github/session.js'
 import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'
 import { preparePrompt, type Prepared } from '../prompt/assemble.js'
@@ -30,7 +38,9 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const tracker = new JobTracker()
   const announceOnce = onlyOnce(announceEnding)
   const cancel = watchForCancel(() => announceOnce(tracker.cancelledOutcome()), CANCEL_GRACE_MS)
-  const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel })
+  // The one GitHub session of the run: every stage that reads or writes GitHub takes it.
+  const github = openGitHubSession(readGitHubToken(), start.runner)
+  const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel, github })
   announceOnce(outcome)
   const { writeStarted, delivered } = tracker
   const { route, settings, ask, prepared } = reached
@@ -47,11 +57,22 @@ export async function followOneJob(start: ModeStart): Promise<void> {
       group,
       elapsedMs: Date.now() - start.startedAt,
       cancel,
-      runner
+      runner,
+      github
     })
     // A job not followed to its end is handed over: its record waits for a reporting run.
     const creates = route?.kind === 'create'
-    await handOverJob({ outcome, settings, ask, group, delivered, prompt: prepared?.sent ?? '', creates, runner })
+    await handOverJob({
+      outcome,
+      settings,
+      ask,
+      group,
+      delivered,
+      prompt: prepared?.sent ?? '',
+      creates,
+      runner,
+      github
+    })
   } finally {
     cancel.stop()
   }
@@ -62,6 +83,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
 interface FollowRun extends ModeStart {
   tracker: JobTracker
   cancel: CancelWatch
+  github: GitHubSession
 }
 
 /** What each stage returned, as far as the run got: the ending is told with it. */
@@ -92,8 +114,8 @@ const NOTHING: Reached = {
  */
 async function fromTheComment(run: FollowRun): Promise<Ended> {
   return orFailed(run, NOTHING, async () => {
-    const first = readFirstInputs(run.runner)
-    const ask = await readCommentAsk(first, run.runner, run.cancel.signal)
+    const first = readFirstInputs(run.runner, run.github.token)
+    const ask = await readCommentAsk(first, run.runner, run.github, run.cancel.signal)
     if (ask && 'skipped' in ask) return skipped(run, NOTHING, ask.skipped)
     if (ask) showCancelOnThread(ask, () => run.tracker.cancelledOutcome(), run.cancel.signal, run.startedAt)
     return fromTheSettings(run, { ...NOTHING, ask }, first)
@@ -112,7 +134,7 @@ async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInp
       const deadline = startDeadline(run.startedAt + settings.timeoutMs, run.cancel.signal)
       // It may have ended, or its pull request closed.
       const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
-      const route = await decideRoute(settings, reached.ask, { runner: run.runner, signal: deadline.signal, readJob })
+      const route = await decideRoute(settings, reached.ask, { ...run, signal: deadline.signal, readJob })
       run.cancel.signal.throwIfAborted()
       return fromTheRoute(run, { ...reached, service, settings, route, deadline })
     })

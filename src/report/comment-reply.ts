@@ -1,7 +1,7 @@
 import type { TriggeringComment } from '../comment/trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
-import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
+import { runLink, type Octokit } from '../github/octokit.js'
 import type { Runner } from '../github/runner.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -11,6 +11,7 @@ import { changeLine, type PullRequestDetails } from '../github/pull-request-deta
 import { isFinal } from '../service/job-record.js'
 import { isSourceOf, parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from './live-comment.js'
+import type { GitHubSession } from '../github/session.js'
 
 /**
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
@@ -53,10 +54,10 @@ const REPLY_CALL_MS = 10_000
  */
 export function startCommentReplies(
   comment: TriggeringComment,
-  token: string,
+  github: GitHubSession,
   runner: Pick<Runner, 'runId'>
 ): CommentReplies {
-  if (!token) {
+  if (!github.token) {
     log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
     )
@@ -67,10 +68,10 @@ export function startCommentReplies(
   let endingShown = false
   const reply = keepLiveComment({
     load: async (call) => {
-      const loaded = await call('load the GitHub client', () => loadOctokit(token))
-      if (!loaded) return null
-      const runUrl = runLink(loaded.serverUrl, comment.repository, runner.runId)
-      return { octokit: loaded.octokit, runUrl, serverUrl: loaded.serverUrl }
+      const octokit = await call('load the GitHub client', () => github.client())
+      if (!octokit) return null
+      const { serverUrl } = github
+      return { octokit, runUrl: runLink(serverUrl, comment.repository, runner.runId), serverUrl }
     },
     place: placeReplyOn(comment),
     what: 'reply',

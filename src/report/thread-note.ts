@@ -12,7 +12,7 @@ import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 import { noteCutBy, postNote } from './post-note.js'
-import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 
 /**
  * Leaves the note naming the job this run created on the thread whose request created it. Nothing
@@ -24,18 +24,18 @@ export async function leaveThreadNote(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   request: TriggeringComment | null,
   signal: AbortSignal,
-  runner: Runner
+  github: GitHubSession
 ): Promise<void> {
   if (!settings?.githubToken || !request || request.locked) return
   if (!outcome.jobId || outcome.followUp || outcome.ending === 'dry-run' || outcome.ending === 'skipped') return
   const [owner, repo] = request.repository.split('/')
-  const place = findNotePlace({ owner, repo, number: request.thread.number }, settings, runner)
+  const place = findNotePlace({ owner, repo, number: request.thread.number }, settings, github)
   if (!place) return
   const where = `${request.thread.kind} #${request.thread.number}`
   const trigger = settings.noteTrigger
   const body = threadNoteBody(signMarker(settings, place, outcome.jobId), outcome.jobId, request.thread.kind, trigger)
   try {
-    await postNote(settings.githubToken, place.pr, () => body, signal)
+    await postNote(github, place.pr, () => body, signal)
     log.info(`Left a note on ${where} naming job ${outcome.jobId}: later ${trigger} requests there go to it.`)
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened.

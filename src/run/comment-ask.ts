@@ -10,6 +10,7 @@ import { log } from '../runtime/log.js'
 import { startCommentReplies, type CommentReplies } from '../report/comment-reply.js'
 import type { Blanked } from '../safety/credentials.js'
 import type { RunOutcome } from '../report/run-ending.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** A comment that asked for a job: its instruction (credentials blanked) and the reply on its thread. */
 export interface CommentAsk {
@@ -27,8 +28,9 @@ export interface CommentAsk {
  * readCommentSettings). `cancelled` bounds the read of who labelled.
  */
 export async function readCommentAsk(
-  { comment: settings, githubToken }: FirstInputs,
+  { comment: settings }: FirstInputs,
   runner: Runner,
+  github: GitHubSession,
   cancelled: AbortSignal
 ): Promise<CommentAsk | { skipped: string } | null> {
   if (!settings) return null
@@ -36,14 +38,14 @@ export async function readCommentAsk(
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
   const hunk = eventName === 'pull_request_review_comment' ? await hunkBlanker() : null
   const request = isRequestEvent(eventName, payload)
-    ? await readLabelRequest(settings, runner, githubToken, cancelled)
+    ? await readLabelRequest(settings, runner, github, cancelled)
     : readCommentRequest({ ...settings, blankHunk: hunk?.blank }, runner)
   if (!request.start) return { skipped: request.reason }
   const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
   const instruction = await blankInstruction(request.prompt, hunk?.blanked, from)
   const replies = request.comment.locked
     ? lockedThread(request.comment)
-    : startCommentReplies(request.comment, githubToken, runner)
+    : startCommentReplies(request.comment, github, runner)
   return { comment: request.comment, instruction, fresh: request.fresh, replies }
 }
 

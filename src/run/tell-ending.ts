@@ -21,6 +21,7 @@ import { ServiceError } from '../service/service-error.js'
 import type { CommentAsk } from './comment-ask.js'
 import type { Runner } from '../github/runner.js'
 import type { JobTracker } from './job-tracker.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** Sets the outputs and says how the run ended: from the run, or from the forced exit after a cancel. */
 export function announceEnding(outcome: RunOutcome): void {
@@ -65,6 +66,8 @@ export interface EndingTold {
   /** The run's cancel watch: the ending is told under it, within what its grace has left. */
   cancel: Pick<CancelWatch, 'signal' | 'graceLeftMs'>
   runner: Runner
+  /** The run's one GitHub session (github/session.ts). */
+  github: GitHubSession
 }
 
 /**
@@ -86,27 +89,37 @@ export async function tellEnding({
   groupStatus,
   elapsedMs,
   cancel,
-  runner
+  runner,
+  github
 }: EndingTold): Promise<void> {
   const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
   // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
   // within half the bound so that they have the rest. Held for the whole read (see timeLimit).
   const detailsLimit = timeLimit(ENDING_DETAILS_MS, bound.signal, cancel.signal)
   try {
-    const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal, runner)
+    const pullRequest = agentPullRequestShown(outcome, github, detailsLimit.signal)
     // A job the group's run created makes its pull request the group's, with the mark in the note;
     // then the group's mark, label and code pull request comment (report/group-record.ts).
     const groupNote =
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
         ? { name: group.settings.name, mark: group.mark }
         : undefined
-    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote).then(
+    const comment = ask?.comment ?? null
+    const note = leaveAgentNote({
+      outcome,
+      settings,
+      comment,
+      signal: bound.signal,
+      runner,
+      github,
+      group: groupNote
+    }).then(
       () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)
     )
     // A run cancelled before its ending leaves no note on the thread, as the cancel asked; one
     // cancelled while the ending is told still does (the ending was decided).
     const threadNoteSignal = cancel.signal.aborted ? cancel.signal : bound.signal
-    const threadNote = leaveThreadNote(outcome, settings, ask?.comment ?? null, threadNoteSignal, runner)
+    const threadNote = leaveThreadNote(outcome, settings, comment, threadNoteSignal, github)
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =
       writesSummary(outcome) &&
