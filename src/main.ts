@@ -8,8 +8,8 @@ import { readCommentAsk, showCancelOnThread, type CommentAsk } from './run/comme
 import { JobTracker } from './run/job-tracker.js'
 import { sendAndFollow } from './run/send-and-follow.js'
 import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
-import { showGroupOnCodePullRequest, tellCodeClosed } from './run/group-stage.js'
-import type { GroupStatusComment } from './report/group-record.js'
+import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from './run/group-stage.js'
+import type { GroupStatusComment } from './report/group-status.js'
 import { CANCEL_GRACE_MS, watchForCancel } from './runtime/cancel.js'
 import { startDeadline } from './runtime/deadline.js'
 import { log } from './runtime/log.js'
@@ -53,13 +53,16 @@ export async function run(): Promise<void> {
     const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
     route = await decideRoute(settings, ask, deadline.signal, readJob)
     cancel.signal.throwIfAborted()
-    // A group's code pull request closed: its docs pull request is told, and nothing is sent.
-    const closed = await tellCodeClosed(route, settings, deadline.signal)
-    if (closed) return { ending: 'skipped', reason: closed, ...tracker.knownJob() }
+    // A group's run that has nothing to send (its changes were sent, its code pull request closed) or
+    // cannot tell what to send, ends here; so does one whose context could not read the group's changes.
+    const held = await holdGroupRun(route, settings, deadline.signal)
+    if (held) return held
     groupStatus = showGroupOnCodePullRequest(route, settings)
     const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
     if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
     prepared = made
+    const unread = holdUnreadContext(route, made)
+    if (unread) return unread
     const replies = ask?.replies
     return sendAndFollow({
       service,

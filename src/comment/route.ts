@@ -1,7 +1,7 @@
 // Where the request goes, decided once: a new job, an existing job to follow, or a follow-up message
 // to a job, and how that job was named. The stages after it take this value and never change it.
 import type { Settings } from '../inputs/settings.js'
-import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-job.js'
+import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-lookup.js'
 import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 

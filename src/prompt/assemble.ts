@@ -1,8 +1,8 @@
 // The prompt the service gets, put together in one place: promptFile's standing instruction and the
 // prompt input (or a comment's instruction), then the change context after a blank line; and what
 // that carries, for the summary and a dry run (what-leaves.ts).
-import type { Route } from '../comment/route.js'
-import type { ChangeContext } from '../context/change-context.js'
+import { routedGroup, type Route } from '../comment/route.js'
+import type { ChangeContext, SinceCover } from '../context/change-context.js'
 import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
 import type { Settings } from '../inputs/settings.js'
@@ -19,6 +19,8 @@ export interface Prepared {
   /** Exactly what is sent. */
   sent: string
   leaving: WhatLeaves | null
+  /** With a group's mark: whether the context tells of every change since it (see SinceCover). */
+  since?: SinceCover
 }
 
 /**
@@ -38,8 +40,9 @@ export async function preparePrompt(
   // A message to a job the comment's place named (not the jobId input, nor a group) is the instruction alone.
   const toAgentJob = route.kind === 'message' && route.via !== 'input' && route.via !== 'group'
   const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
-  // A group's job is told of the changes since the last commit it was told of (the mark in its note).
-  const since = route.kind === 'message' && route.via === 'group' ? route.found.mark : ''
+  // A group's job (or a new job of the group) is told of the changes since the group's mark: the last
+  // commit a job of the group was told of.
+  const since = routedGroup(route)?.mark ?? ''
   const context: ChangeContext | null = prompt
     ? await gatherRunContext(settings, instruction !== null, deadline, process.env, since)
     : null
@@ -49,7 +52,13 @@ export async function preparePrompt(
   // the section), scanned once more after every cut, so that what is scanned is what is sent.
   const final = await blankWhatIsSent(prompt, context?.section ?? '')
   const leaving = whatLeaves(final.sent, final.prompt, context, settings, [...blanked, ...final.blanked])
-  return { prompt: final.prompt, context: final.section, sent: final.sent, leaving }
+  return {
+    prompt: final.prompt,
+    context: final.section,
+    sent: final.sent,
+    leaving,
+    ...(context?.since && { since: context.since })
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 // The stage that talks to the service: sends the prompt where the route says (a create, or a
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
 import { routedGroup, type Route } from '../comment/route.js'
-import { groupSendLine, waitedOutReason } from '../report/group-record.js'
+import { groupSendLine } from '../report/group-record.js'
+import { readPullRequestDetails } from '../github/pull-request-details.js'
+import { Input } from '../inputs/action-names.js'
 import { sendToGroupJob } from '../service/group-send.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
@@ -58,7 +60,13 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
   }
   const sent = await sendPrompt(service, stage, onJob)
   if (sent === 'waited-out' && group) {
-    return { ending: 'skipped', reason: waitedOutReason(group, settings.timeoutMs), ...tracker.knownJob() }
+    const hold = {
+      why: 'waited-out' as const,
+      group: group.settings.name,
+      mark: group.mark,
+      timeoutMs: settings.timeoutMs
+    }
+    return { ending: 'held', hold, ...tracker.knownJob() }
   }
   cancelled.throwIfAborted()
   const outcome = await followToTheEnd(service, stage, onJob)
@@ -101,7 +109,14 @@ async function sendPrompt(
       hooks,
       onJob,
       onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
-      onBusy: () => log.info(groupSendLine(group, false, 'busy'))
+      onBusy: () => log.info(groupSendLine(group, false, 'busy')),
+      // Merged (or closed) while its job worked: the message would go to a job whose pull request is done.
+      docsState: async () => {
+        const details = await readPullRequestDetails(route.found.pr, settings.githubToken, deadline.signal, {
+          tokenInput: Input.githubToken
+        })
+        return details?.state === 'merged' || details?.state === 'closed' ? details.state : 'open'
+      }
     })
     if (result.kind === 'waited-out') return 'waited-out'
     if (result.kind === 'create') {

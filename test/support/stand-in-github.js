@@ -88,7 +88,7 @@ import { join } from 'node:path'
  *
  * @typedef {'reaction' | 'issue-reaction' | 'permission' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
  *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
- *   'label-add' | 'issue-list'} Route
+ *   'label-add' | 'issue-list' | 'comment-get'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
@@ -100,6 +100,9 @@ import { join } from 'node:path'
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
  * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
+ * @property {{rate: number, random: () => number, routes: Route[], fault?: Fault}} [randomFaults] Answer a
+ *   share (`rate`) of the requests of `routes` with `fault` (default a 502), drawing from `random` (seeded,
+ *   in a test): GitHub failing now and then.
  * @property {Partial<Record<Route, {ms: number, times?: number}>>} [delays] Do what the route's first
  *   `times` requests (default 1) ask at once (a comment is made), but answer this much later: GitHub
  *   slow to answer.
@@ -113,6 +116,9 @@ import { join } from 'node:path'
  * @property {Record<string, string>} [permissions] Each login's role on the repository (admin, maintain,
  *   write, triage, read), as `GET …/collaborators/{login}/permission` answers; anyone else reads `read`.
  * @property {number[]} [lockedIssues] Issues that refuse new comments (403), as a locked issue does.
+ * @property {number[]} [issues] Numbers that are issues, not pull requests: the issues list shows them
+ *   without a `pull_request` key, and `GET …/pulls/{number}` is a 404 for them. Every other labelled
+ *   number is a pull request.
  * @property {Record<number, string[]>} [labels] Labels on issues and pull requests before the run, by number.
  * @property {Record<number, PullState>} [pullStates] Each pull request's state (default open); a number
  *   here and not in `repository.pulls` is read as `apiPullRequest` makes it.
@@ -151,6 +157,9 @@ export async function startStandInGitHub(options = {}) {
   const labels = new Map(Object.entries(options.labels ?? {}).map(([n, names]) => [Number(n), [...names]]))
   /** @type {Map<number, PullState>} */
   const pullStates = new Map(Object.entries(options.pullStates ?? {}).map(([n, state]) => [Number(n), state]))
+  const issueNumbers = new Set(options.issues ?? [])
+  /** @type {RecordedRequest[]} The requests answered with a random fault. */
+  const randomlyFaulted = []
   // Set by hangFromNow(): GitHub stops answering in the middle of a run.
   let silent = false
 
@@ -166,7 +175,13 @@ export async function startStandInGitHub(options = {}) {
       }
     }
     const route = routeOf(req)
-    const fault = route && options.faults?.[route]
+    const chaos = options.randomFaults
+    const drawn =
+      route && chaos?.routes.includes(route) && chaos.random() < chaos.rate
+        ? (chaos.fault ?? { status: 502, message: 'Server Error' })
+        : undefined
+    if (drawn) randomlyFaulted.push(req)
+    const fault = drawn ?? (route && options.faults?.[route])
     if (fault === 'hang') return 'hang'
     if (fault) {
       return {
@@ -251,17 +266,29 @@ export async function startStandInGitHub(options = {}) {
       const [owner, repo] = [match[1], match[2]]
       const wanted = (req.query.labels ?? '').split(',').filter(Boolean)
       const state = req.query.state ?? 'open'
-      const perPage = Number(req.query.per_page ?? 30)
+      const perPage = Math.min(100, Number(req.query.per_page ?? 30))
       const page = Number(req.query.page ?? 1)
       // Newest first, as GitHub sorts by default (created, descending).
-      const listed = [...labels.entries()]
+      const all = [...labels.entries()]
         .filter(([, names]) => wanted.every((name) => names.includes(name)))
         .map(([number, names]) => ({ number, names, open: isOpen(pullStates.get(number)) }))
         .filter((entry) => state === 'all' || (state === 'open') === entry.open)
         .sort((a, b) => b.number - a.number)
+      const listed = all
         .slice((page - 1) * perPage, page * perPage)
-        .map(({ number, names, open }) => listedPull(owner, repo, number, names, open))
-      return { status: 200, body: listed }
+        .map(({ number, names, open }) =>
+          issueNumbers.has(number)
+            ? listedIssue(owner, repo, number, names, open)
+            : listedPull(owner, repo, number, names, open)
+        )
+      return { status: 200, body: listed, headers: pageLinks(req, all.length, perPage, page) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const id = Number(match[3])
+      const made = comments.get(id)
+      const comment = made ? { ...made, login: tokenLogin, type: 'Bot' } : seeded.find((c) => c.id === id)
+      return comment ? { status: 200, body: describe(match[1], match[2], comment) } : notFound()
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
     if (match && req.method === 'PATCH') {
@@ -312,7 +339,7 @@ export async function startStandInGitHub(options = {}) {
         return { status: 200, body: paged(repository.releases ?? []) }
       case 'pull': {
         const number = Number(parts[5])
-        const state = pullStates.get(number)
+        const state = pullStates.get(number) ?? (labels.has(number) && !issueNumbers.has(number) ? 'open' : undefined)
         const pull =
           repository.pulls?.[number] ??
           (state ? apiPullRequest({ number, state, repository: `${parts[2]}/${parts[3]}` }) : undefined)
@@ -397,6 +424,21 @@ export async function startStandInGitHub(options = {}) {
     }
   }
 
+  /**
+   * An issue as the issues list shows it: no `pull_request` key.
+   * @param {string} owner @param {string} repo @param {number} number @param {string[]} names @param {boolean} open
+   */
+  function listedIssue(owner, repo, number, names, open) {
+    return {
+      number,
+      title: 'Not a pull request',
+      state: open ? 'open' : 'closed',
+      html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
+      labels: names.map((name) => ({ name })),
+      user: { login: 'octo-triager', type: 'User' }
+    }
+  }
+
   /** @param {string} owner @param {string} repo @param {ThreadComment & {login?: string, type?: string}} comment */
   function describe(owner, repo, comment) {
     const url =
@@ -474,6 +516,42 @@ export async function startStandInGitHub(options = {}) {
         (r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull' && routeOf(r) !== 'issue-list'
       )
     },
+    /** The requests answered with a random fault (randomFaults). */
+    randomlyFaulted,
+    /**
+     * Adds a comment to a thread, written by `login` (someone other than the action): what a person,
+     * or an adversary, writes between runs.
+     * @param {SeededComment} comment
+     * @returns {number} its id
+     */
+    addComment: (comment) => {
+      const id = nextId++
+      seeded.push({
+        id,
+        issueNumber: comment.issueNumber,
+        body: comment.body,
+        bodies: [comment.body],
+        login: comment.login,
+        type: comment.type ?? (comment.login.endsWith('[bot]') ? 'Bot' : 'User')
+      })
+      return id
+    },
+    /**
+     * Adds labels to an issue or pull request between runs (`issue`: it is an issue, not a pull request).
+     * @param {number} number @param {string[]} names @param {{issue?: boolean}} [as]
+     */
+    addLabels: (number, names, as = {}) => {
+      const on = labels.get(number) ?? []
+      for (const name of names) if (!on.includes(name)) on.push(name)
+      labels.set(number, on)
+      if (as.issue) issueNumbers.add(number)
+    },
+    /** Every comment on the threads, by the action or anyone else, oldest first. */
+    get allComments() {
+      return [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))].sort(
+        (a, b) => a.id - b.id
+      )
+    },
     /** The labels on each issue or pull request, by number. */
     labelsOf: (/** @type {number} */ number) => [...(labels.get(number) ?? [])],
     /**
@@ -507,10 +585,31 @@ export async function startStandInGitHub(options = {}) {
   }
 }
 
+/**
+ * GitHub's `Link` header for one page of a list: `next` and `last` while there are more pages,
+ * `prev` and `first` after the first.
+ * @param {RecordedRequest} req @param {number} total @param {number} perPage @param {number} page
+ * @returns {Record<string, string>}
+ */
+function pageLinks(req, total, perPage, page) {
+  const last = Math.max(1, Math.ceil(total / perPage))
+  /** @param {number} n */
+  const at = (n) => {
+    const url = new URL(`https://api.github.example${req.pathname}`)
+    for (const [key, value] of Object.entries(req.query)) url.searchParams.set(key, value)
+    url.searchParams.set('page', String(n))
+    return `<${url.href}>`
+  }
+  const links = []
+  if (page < last) links.push(`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`)
+  if (page > 1) links.push(`${at(page - 1)}; rel="prev"`, `${at(1)}; rel="first"`)
+  return links.length ? { link: links.join(', ') } : {}
+}
+
 /** @param {RecordedRequest} req */
 function isThreadRead(req) {
   const route = routeOf(req)
-  return route === 'comment-list' || route === 'user' || route === 'permission'
+  return route === 'comment-list' || route === 'comment-get' || route === 'user' || route === 'permission'
 }
 
 /** @param {PullState | undefined} state */
@@ -547,7 +646,8 @@ function routeOf(req) {
     ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull'],
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'label-add'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list']
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-get']
   ])
   const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
   return found ? found[2] : null
