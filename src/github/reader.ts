@@ -84,6 +84,30 @@ export class GitHubReader {
    * @throws ReadFailure, and nothing else
    */
   async get(path: string, what: string, permission: Permission): Promise<unknown> {
+    return (await this.read(path, what, permission)).value
+  }
+
+  /**
+   * GETs one page of a list (`path` with its `page` and `per_page`) and returns it with the number of
+   * the list's last page, from the `Link` header's `rel="last"` (null when it names none: the only or
+   * the last page). Only the number is taken from the header: no address found in an answer is requested.
+   * @throws ReadFailure, and nothing else
+   */
+  async getPage(
+    path: string,
+    what: string,
+    permission: Permission
+  ): Promise<{ items: unknown; lastPage: number | null }> {
+    const { value, headers } = await this.read(path, what, permission)
+    const link = headers.link
+    return { items: value, lastPage: lastPageOf(Array.isArray(link) ? link.join(', ') : (link ?? '')) }
+  }
+
+  private async read(
+    path: string,
+    what: string,
+    permission: Permission
+  ): Promise<{ value: unknown; headers: Record<string, string | string[] | undefined> }> {
     if (this.stepSignal?.aborted) throw new ReadFailure('cancelled', what, permission)
     if (this.totalTimeUp.aborted || this.limits.totalMs <= 0) throw this.timeUp(what, permission)
     if (this.requests >= this.limits.maxRequests) {
@@ -124,7 +148,7 @@ export class GitHubReader {
       // Counted before it is parsed: a hostile answer costs one pass over its text, not a gigabyte.
       const parsed = parseBoundedJson(body, ANSWER_SHAPE)
       if ('refused' in parsed) throw new ReadFailure('malformed', what, permission, status, parsed.refused)
-      return parsed.value
+      return { value: parsed.value, headers }
     }
     throw new ReadFailure(failureKind(status, headers, body), what, permission, status)
   }
@@ -158,6 +182,17 @@ function failureKind(
   if (status === 404) return 'not-found'
   if (status === 422) return 'unprocessable'
   return 'server'
+}
+
+/** The page number of a `Link` header's `rel="last"` address (its `page` parameter), or null. */
+export function lastPageOf(link: string): number | null {
+  for (const part of link.split(',')) {
+    const found = /^\s*<([^>]*)>\s*;(.*)$/.exec(part)
+    if (!found || !/\brel="?([^"]*\s)?last(\s[^"]*)?"?/.test(found[2])) continue
+    const page = /[?&]page=([1-9][0-9]{0,8})(?:&|$)/.exec(found[1])
+    return page ? Number(page[1]) : null
+  }
+  return null
 }
 
 function seconds(ms: number): string {

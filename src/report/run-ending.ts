@@ -4,7 +4,12 @@ import { pullRequestNumber } from '../service/pull-request-link.js'
 import type { Job } from '../service/job-record.js'
 import type { ServiceError, ServiceFailureKind } from '../service/service-error.js'
 import { wordServiceFailure } from './service-failure-words.js'
+import { judgeHold, wordHold, type GroupHold } from './group-ending.js'
+import type { EndingWords, Verdict } from './ending-words.js'
+
+export type { GroupHold } from './group-ending.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
+import { assertNever } from '../runtime/assert-never.js'
 
 // How a run ended, described once (describeEnding): the step's log, the annotation, the job summary
 // and the reply on a comment thread all pick their words from it, so they cannot tell the same
@@ -17,30 +22,6 @@ import { FRESH_FLAG } from '../inputs/comment-settings.js'
  * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent.
  */
 export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run' | 'held'
-
-/**
- * A run with a group that sent nothing, and why (the `held` ending): `covered`, the group's mark has
- * this run's commit already (a re-run, or an older run run again); `waited-out`, the group's job was
- * still working when the timeout ran out; `unread`, GitHub could not say what the group's job has not
- * been told of; `code-closed`, the code pull request the group documents was closed (or merged with
- * nothing left to send), and its docs pull request was told. The group's mark stays: the changes a
- * held run did not send go with the group's next run.
- */
-export type GroupHold =
-  | { why: 'covered'; group: string; mark: string; covers: string }
-  | { why: 'waited-out'; group: string; mark: string; timeoutMs: number }
-  | { why: 'unread'; group: string; mark: string; problem: string }
-  | {
-      why: 'code-closed'
-      group: string
-      /** The code pull request's number, and whether it was merged. */
-      code: number
-      merged: boolean
-      /** The group's docs pull request (`#31 of owner/repo`), or null when it has none open. */
-      docs: string | null
-      /** Why the docs pull request could not be told, as a sentence; null when it was (or there was none). */
-      untold: string | null
-    }
 
 /**
  * How the person who asked can start a new job instead of following up this one: by running the
@@ -108,6 +89,11 @@ export type RunOutcome =
       /** The sentence that says what happened and what to do. */
       reason?: string
       /**
+       * The reason in two parts, where it says what to do: the job summary shows `next` as its next
+       * step, under `happened` (the log says the reason whole).
+       */
+      told?: { happened: string; next: string }
+      /**
        * How the service failed, when it did (ServiceFailureKind): `takenUnread`, a job was created but
        * its id is unknown; `uncertain`, the answer to a write was lost, so a job (or the message) may
        * exist; `refused`, the service refused the write and took nothing.
@@ -121,18 +107,6 @@ export type RunOutcome =
       reason: string
     })
   | (KnownJob & { ending: 'held'; hold: GroupHold })
-
-/** How the step ends, and the words for each place that tells it. */
-interface EndingWords {
-  /** `failed` fails the step with `log`; `warning` and `notice` are annotations; `info` a log line. */
-  level: 'failed' | 'warning' | 'notice' | 'info'
-  /** The sentence for the step's log: what happened and what to do. */
-  log: string
-  /** One short sentence for the job summary and the reply on the thread. */
-  short: string
-  /** The reply's leading emoji. */
-  icon: string
-}
 
 /**
  * How the service's values are shown where the words go: as they are in the log (the log neutralises
@@ -150,14 +124,6 @@ const VALUES_AS_GIVEN: ValueFormat = { id: (jobId) => jobId, status: (status) =>
 
 const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
 const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
-
-/** The summary's heading and next step. */
-interface Verdict {
-  /** The heading: an icon and the verdict. */
-  heading: string
-  /** What to do next, in whole sentences; null where the sentence above it says it, or there is nothing to do. */
-  next: string | null
-}
 
 /**
  * An ending described once, as data: the step's level, the log line, the short sentence and icon (the
@@ -229,9 +195,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
         return {
           level: 'failed',
           icon: '🛑',
-          short:
-            'The workflow run was cancelled while the job was being created: it may or may not have been created. ' +
-            "If it was, it keeps running on the service: look for it among the project's newest jobs before asking again.",
+          short: 'The workflow run was cancelled while the job was being created: it may or may not have been created.',
           log:
             'The run was cancelled while the job was being created: it may or may not have been created. ' +
             "Check the project's jobs before running again."
@@ -276,64 +240,9 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
       return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason || 'No job was started.' }
     case 'held':
       return wordHold(outcome.hold, name)
+    default:
+      return assertNever(outcome, 'ending')
   }
-}
-
-const NOTHING_SENT = 'Nothing was sent to the documentation agent job service.'
-
-/** A group's held run: what it did not send, why, and where its changes go. */
-function wordHold(hold: GroupHold, name: string): EndingWords {
-  const group = `group ${hold.group}`
-  const mark = 'mark' in hold ? hold.mark : ''
-  const markStays = mark
-    ? `The group's mark stays at ${mark.slice(0, 7)}, so the group's next run sends this run's changes.`
-    : "The group's next run sends this run's changes."
-  switch (hold.why) {
-    case 'covered':
-      return {
-        level: 'notice',
-        icon: '☑️',
-        short: `Nothing was sent: ${group}'s docs were told of the changes up to ${hold.covers.slice(0, 7)} already.`,
-        log:
-          `This run's commit ${hold.covers.slice(0, 7)} is at or before ${group}'s mark ${hold.mark.slice(0, 7)} (a re-run, ` +
-          `or an older run run again): its changes were sent before. ${NOTHING_SENT} The mark stays where it is.`
-      }
-    case 'waited-out':
-      return {
-        level: 'notice',
-        icon: '⏳',
-        short: `Nothing was sent: ${group}'s job ${name} was still working on its last changes when the ${Input.timeout} ran out.`,
-        log:
-          `${upper(group)}'s job ${name} was still working on the group's last message when the ${Input.timeout} ` +
-          `(${formatDuration(hold.timeoutMs)}) ran out, so this run sent nothing. ${markStays}`
-      }
-    case 'unread':
-      return {
-        level: 'warning',
-        icon: '⚠️',
-        short: `Nothing was sent: GitHub could not say what ${group}'s job has not been told of yet.`,
-        log: `Could not read ${hold.problem}. ${NOTHING_SENT} ${markStays}`
-      }
-    case 'code-closed': {
-      const how = hold.merged ? 'was merged' : 'was closed without merging'
-      const code = `The code pull request #${hold.code} ${how}`
-      const told = hold.docs
-        ? hold.untold
-          ? `${code}, but ${group}'s docs pull request ${hold.docs} could not be told: ${hold.untold}`
-          : `${code}: said so on ${group}'s docs pull request ${hold.docs}.`
-        : `${code}, and ${group} has no open docs pull request to tell.`
-      return {
-        level: hold.untold ? 'warning' : 'info',
-        icon: '📝',
-        short: `${told} Nothing was sent: the docs have every change.`,
-        log: `${told} ${NOTHING_SENT}`
-      }
-    }
-  }
-}
-
-function upper(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /** The line said once when a follow after a message reads a final status it does not believe yet. */
@@ -470,7 +379,7 @@ function wordFinalStatus(
       icon: '⚠️',
       short:
         `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, ` +
-        `so it is not passed on. Look the job up in the project's dashboard.`,
+        'so it is not passed on.',
       log:
         `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, so it is ` +
         `not passed on and the ${Output.prLink} output is empty. Look the job up in the project's dashboard` +
@@ -526,8 +435,7 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
             'if a run without changes is fine.'
         )
       }
-      // The short sentence says what to do about a link that is not a pull request.
-      if (job?.refusedPrLink !== undefined) return says('Completed: no pull request link')
+      if (job?.refusedPrLink !== undefined) return says('Completed: no pull request link', `${dashboard}.`)
       return says('Completed: no changes', `If you expected changes, look at the job in the project's dashboard.`)
     }
     case 'created':
@@ -544,7 +452,10 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
     case 'cancelled':
       if (jobId) return says('Cancelled: the job is still running', `To follow it again, ${withItsId}.`)
       return outcome.writeInFlight
-        ? says('Cancelled: a job may have been created')
+        ? says(
+            'Cancelled: a job may have been created',
+            "If it was, it keeps running on the service: look for it among the project's newest jobs before asking again."
+          )
         : says('Cancelled: nothing was created', 'Run the workflow again when you want the job.')
     case 'error': {
       // The reason is the sentence shown under the heading, and it says what to do.
@@ -564,34 +475,47 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
     case 'skipped':
       return says('No job was started')
     case 'held':
-      switch (outcome.hold.why) {
-        case 'covered':
-          return says('Nothing to send: the docs were told of these changes already')
-        case 'waited-out':
-          return says(
-            "Waited out: the group's job was busy",
-            `Nothing to do: the group's next run sends these changes. To wait longer for the job, raise ${Input.timeout}.`
-          )
-        case 'unread':
-          return says(
-            'Held: GitHub could not be read',
-            "The group's next run sends these changes; run the workflow again to send them now."
-          )
-        case 'code-closed':
-          return says(
-            outcome.hold.merged
-              ? 'Code merged: the docs pull request was told'
-              : 'Code closed: the docs pull request was told',
-            outcome.hold.merged && outcome.hold.docs
-              ? 'Review the docs pull request, and merge it when it is right.'
-              : null
-          )
-      }
+      return judgeHold(outcome.hold, says)
+    default:
+      return assertNever(outcome, 'ending')
   }
 }
 
 /** Whether the run followed a job (read it until it ended, or until the run ended): the summary then says for how long. */
 function isJobFollowed(outcome: RunOutcome): boolean {
   if (!(outcome.jobId || outcome.job)) return false
-  return !['created', 'dry-run', 'skipped', 'held'].includes(outcome.ending)
+  switch (outcome.ending) {
+    case 'final':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+      return true
+    case 'created':
+    case 'dry-run':
+    case 'skipped':
+    case 'held':
+      return false
+    default:
+      return assertNever(outcome, 'ending')
+  }
+}
+
+/** Whether the ending writes a job summary: every ending but a skip, an event that starts nothing. */
+export function writesSummary(outcome: RunOutcome): boolean {
+  switch (outcome.ending) {
+    case 'skipped':
+      return false
+    case 'final':
+    case 'created':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+    case 'dry-run':
+    case 'held':
+      return true
+    default:
+      return assertNever(outcome, 'ending')
+  }
 }

@@ -45,12 +45,14 @@ import { join } from 'node:path'
  * @property {string} body The body as it is now.
  * @property {string[]} bodies Every body it has had, the first as created.
  * @property {number} [inReplyTo] For a reply to a review comment: the comment it answers.
+ * @property {number} updatedAt When it was created or last edited (Date.now() time).
  *
  * @typedef {object} SeededComment A comment already on a thread, written by someone (or some bot).
  * @property {number} issueNumber
  * @property {string} body
  * @property {string} login
  * @property {'User' | 'Bot'} [type]
+ * @property {number} [at] When it was last updated (Date.now() time; default an hour before the stand-in started).
  *
  * @typedef {object} ApiFile A changed file, as the compare and pull request files APIs list it.
  * @property {string} filename
@@ -145,6 +147,8 @@ export async function startStandInGitHub(options = {}) {
     issueNumber: c.issueNumber,
     body: c.body,
     bodies: [c.body],
+    // Written before the run (an hour before, unless said), as a thread's earlier comments were.
+    updatedAt: c.at ?? Date.now() - 3_600_000,
     login: c.login,
     type: c.type ?? (c.login.endsWith('[bot]') ? 'Bot' : 'User')
   }))
@@ -221,10 +225,12 @@ export async function startStandInGitHub(options = {}) {
       const all = [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))]
         .filter((c) => c.issueNumber === Number(match?.[3]) && c.inReplyTo === undefined)
         .sort((a, b) => a.id - b.id)
+        // As GitHub does: `since` keeps those updated at or after it (still oldest first).
+        .filter((c) => !req.query.since || c.updatedAt >= Date.parse(req.query.since))
       const body = all
         .slice((page - 1) * perPage, page * perPage)
         .map((c) => describe(match?.[1] ?? '', match?.[2] ?? '', c))
-      return { status: 200, body }
+      return { status: 200, body, headers: pageLinks(req, page, perPage, all.length) }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.path)
     if (match && req.method === 'POST' && options.lockedIssues?.includes(Number(match[3]))) {
@@ -235,7 +241,8 @@ export async function startStandInGitHub(options = {}) {
         id: nextId++,
         issueNumber: Number(match[3]),
         body: String(req.body?.body),
-        bodies: [String(req.body?.body)]
+        bodies: [String(req.body?.body)],
+        updatedAt: Date.now()
       }
       comments.set(comment.id, comment)
       return { status: 201, body: describe(match[1], match[2], comment) }
@@ -247,7 +254,8 @@ export async function startStandInGitHub(options = {}) {
         issueNumber: Number(match[3]),
         inReplyTo: Number(match[4]),
         body: String(req.body?.body),
-        bodies: [String(req.body?.body)]
+        bodies: [String(req.body?.body)],
+        updatedAt: Date.now()
       }
       comments.set(comment.id, comment)
       return { status: 201, body: describe(match[1], match[2], comment) }
@@ -281,7 +289,7 @@ export async function startStandInGitHub(options = {}) {
             ? listedIssue(owner, repo, number, names, open)
             : listedPull(owner, repo, number, names, open)
         )
-      return { status: 200, body: listed, headers: pageLinks(req, all.length, perPage, page) }
+      return { status: 200, body: listed, headers: pageLinks(req, page, perPage, all.length) }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
     if (match && req.method === 'GET') {
@@ -296,6 +304,7 @@ export async function startStandInGitHub(options = {}) {
       if (!comment) return { status: 404, body: { message: 'Not Found' } }
       comment.body = String(req.body?.body)
       comment.bodies.push(comment.body)
+      comment.updatedAt = Date.now()
       return { status: 200, body: describe(match[1], match[2], comment) }
     }
     return { status: 404, body: { message: 'Not Found' } }
@@ -519,24 +528,6 @@ export async function startStandInGitHub(options = {}) {
     /** The requests answered with a random fault (randomFaults). */
     randomlyFaulted,
     /**
-     * Adds a comment to a thread, written by `login` (someone other than the action): what a person,
-     * or an adversary, writes between runs.
-     * @param {SeededComment} comment
-     * @returns {number} its id
-     */
-    addComment: (comment) => {
-      const id = nextId++
-      seeded.push({
-        id,
-        issueNumber: comment.issueNumber,
-        body: comment.body,
-        bodies: [comment.body],
-        login: comment.login,
-        type: comment.type ?? (comment.login.endsWith('[bot]') ? 'Bot' : 'User')
-      })
-      return id
-    },
-    /**
      * Adds labels to an issue or pull request between runs (`issue`: it is an issue, not a pull request).
      * @param {number} number @param {string[]} names @param {{issue?: boolean}} [as]
      */
@@ -545,12 +536,6 @@ export async function startStandInGitHub(options = {}) {
       for (const name of names) if (!on.includes(name)) on.push(name)
       labels.set(number, on)
       if (as.issue) issueNumbers.add(number)
-    },
-    /** Every comment on the threads, by the action or anyone else, oldest first. */
-    get allComments() {
-      return [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))].sort(
-        (a, b) => a.id - b.id
-      )
     },
     /** The labels on each issue or pull request, by number. */
     labelsOf: (/** @type {number} */ number) => [...(labels.get(number) ?? [])],
@@ -571,6 +556,28 @@ export async function startStandInGitHub(options = {}) {
     get threadReads() {
       return requests.filter(isThreadRead)
     },
+    /**
+     * Someone (not the action) comments on a thread between runs; returns the comment's id.
+     * @param {SeededComment} comment
+     */
+    addComment: (comment) => {
+      const id = nextId++
+      seeded.push({
+        id,
+        issueNumber: comment.issueNumber,
+        body: comment.body,
+        bodies: [comment.body],
+        updatedAt: comment.at ?? Date.now(),
+        login: comment.login,
+        type: comment.type ?? (comment.login.endsWith('[bot]') ? 'Bot' : 'User')
+      })
+      return id
+    },
+    /** Every comment on a thread, anyone's, oldest first: what a person scrolling it sees. */
+    threadComments: (/** @type {number} */ issueNumber) =>
+      [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))]
+        .filter((c) => c.issueNumber === issueNumber && c.inReplyTo === undefined)
+        .sort((a, b) => a.id - b.id),
     /** From now on, never answer any request (until the server closes): GitHub gone silent mid-run. */
     hangFromNow: () => {
       silent = true
@@ -585,27 +592,6 @@ export async function startStandInGitHub(options = {}) {
   }
 }
 
-/**
- * GitHub's `Link` header for one page of a list: `next` and `last` while there are more pages,
- * `prev` and `first` after the first.
- * @param {RecordedRequest} req @param {number} total @param {number} perPage @param {number} page
- * @returns {Record<string, string>}
- */
-function pageLinks(req, total, perPage, page) {
-  const last = Math.max(1, Math.ceil(total / perPage))
-  /** @param {number} n */
-  const at = (n) => {
-    const url = new URL(`https://api.github.example${req.pathname}`)
-    for (const [key, value] of Object.entries(req.query)) url.searchParams.set(key, value)
-    url.searchParams.set('page', String(n))
-    return `<${url.href}>`
-  }
-  const links = []
-  if (page < last) links.push(`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`)
-  if (page > 1) links.push(`${at(page - 1)}; rel="prev"`, `${at(1)}; rel="first"`)
-  return links.length ? { link: links.join(', ') } : {}
-}
-
 /** @param {RecordedRequest} req */
 function isThreadRead(req) {
   const route = routeOf(req)
@@ -615,6 +601,29 @@ function isThreadRead(req) {
 /** @param {PullState | undefined} state */
 function isOpen(state) {
   return state === undefined || state === 'open' || state === 'draft'
+}
+
+/**
+ * GitHub's `Link` header for one page of a list of `total` items: `next` and `last` while pages
+ * follow, `prev` and `first` after the first (no header when the list fits one page).
+ * @param {RecordedRequest} req @param {number} page @param {number} perPage @param {number} total
+ * @returns {Record<string, string>}
+ */
+export function pageLinks(req, page, perPage, total) {
+  const last = Math.max(1, Math.ceil(total / perPage))
+  if (last === 1) return {}
+  /** @param {number} n @param {string} rel */
+  const link = (n, rel) => {
+    const url = new URL(`https://api.github.example${req.pathname}`)
+    for (const [name, value] of Object.entries(req.query)) url.searchParams.set(name, value)
+    url.searchParams.set('page', String(n))
+    return `<${url.href}>; rel="${rel}"`
+  }
+  const links = []
+  if (page > 1) links.push(link(page - 1, 'prev'))
+  if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
+  if (page > 1) links.push(link(1, 'first'))
+  return { link: links.join(', ') }
 }
 
 /** @returns {{status: number, body: object, headers?: Record<string, string>}} */

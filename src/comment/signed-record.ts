@@ -1,0 +1,198 @@
+// Signed records bound to the comment that holds them. A record is a small versioned JSON payload
+// (the job, its state, where to report) in a hidden line of a comment the action wrote, signed with
+// an HMAC keyed from the API key over this GitHub's host, the repository, the thread's number, the
+// project, what the record is for (its kind), the id of the comment that holds it, and the payload.
+// The action posts a comment first, then edits the record in with that comment's id: a copy re-posted
+// by anyone (another comment, so another id) verifies for nothing, so the action never trusts, nor
+// edits, another author's comment. What the signature proves is in docs/security.md.
+import { createHmac } from 'node:crypto'
+import { asObject, count, sha, text } from '../github/json-shape.js'
+import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } from '../github/comment-pages.js'
+import type { GitHubReader } from '../github/reader.js'
+import type { Settings } from '../inputs/settings.js'
+import { isJobId } from '../safety/job-id.js'
+import { sameText } from './agent-pull-request.js'
+
+/** What a record is for: its kind is signed, so a record of one kind never reads as another. */
+export type RecordKind = 'thread' | 'index' | 'group'
+
+/**
+ * `open` while the job works or is followed; `final` once its ending is told; `queued` for a create
+ * the service refused with a 429 in a run that hands its job over (no job yet).
+ */
+export type RecordState = 'open' | 'final' | 'queued'
+
+/** The record's payload (version 1). Fields a reader does not know are dropped. */
+export interface RecordPayload {
+  /** The job ('' only while `queued`). */
+  job: string
+  state: RecordState
+  /** When the record was first written (ISO time). */
+  created: string
+  /** Where to report on a thread: the issue's or pull request's number, and the reply's comment id. */
+  thread?: { number: number; comment: number }
+  /** The group's name and mark, for a group's record. */
+  group?: string
+  mark?: string
+  /** The commit whose status tells the ending. */
+  commit?: string
+  /** A queued create's prompt, secrets blanked. */
+  prompt?: string
+  /** A digest of the request text that asked for the job (an issue's title and body), to know it again. */
+  asked?: string
+}
+
+/** What a record's signature covers besides its kind, its comment and its payload. */
+export interface RecordPlace {
+  /** The host of the GitHub the workflow runs on (GITHUB_SERVER_URL's). */
+  host: string
+  /** The thread (issue or pull request) that holds the record. */
+  thread: ThreadRef
+  projectId: string
+}
+
+/** Who may sign and check records: the project's API key, from which the record key is derived. */
+export type RecordKey = Pick<Settings, 'apiKey'>
+
+/** A record that verified, with the comment that holds it. */
+export interface FoundRecord {
+  record: RecordPayload
+  commentId: number
+}
+
+const VERSION = 'docs-agent-record-v1'
+const STATES: readonly RecordState[] = ['open', 'final', 'queued']
+// A comment holds at most 65,536 characters; a queued prompt is the largest part of a record.
+const MAX_ENCODED = 60_000
+const LINE = new RegExp(
+  `<!-- docs-agent-record: (thread|index|group) ([A-Za-z0-9_-]{1,${MAX_ENCODED}}) v1\\.([A-Za-z0-9_-]{1,100}) -->`,
+  'g'
+)
+
+/**
+ * The hidden line that holds `payload` in the comment `commentId` at `place`, signed. It holds
+ * neither the API key nor the key it is signed with.
+ */
+export function signRecord(
+  key: RecordKey,
+  place: RecordPlace,
+  kind: RecordKind,
+  commentId: number,
+  payload: RecordPayload
+): string {
+  const encoded = Buffer.from(JSON.stringify({ v: 1, ...payload })).toString('base64url')
+  return `<!-- docs-agent-record: ${kind} ${encoded} v1.${recordSignature(key, place, kind, commentId, encoded)} -->`
+}
+
+/**
+ * The records of `kind` in the body of the comment `commentId` at `place`: those that verify (in
+ * the order written), and how many lines looked like records and did not (a copy from another
+ * comment, another place or project, a rotated key, a forgery, a payload of the wrong shape).
+ */
+export function readRecords(
+  body: string,
+  key: RecordKey,
+  place: RecordPlace,
+  kind: RecordKind,
+  commentId: number
+): { records: RecordPayload[]; unverified: number } {
+  const records: RecordPayload[] = []
+  let unverified = 0
+  for (const [, lineKind, encoded, signature] of body.matchAll(LINE)) {
+    if (lineKind !== kind) continue
+    const record = sameText(signature, recordSignature(key, place, kind, commentId, encoded))
+      ? decodePayload(encoded)
+      : null
+    if (record) records.push(record)
+    else unverified++
+  }
+  return { records, unverified }
+}
+
+/** `body` with its record lines of `kind` replaced by `line` (or `line` added at its end when it has none). */
+export function withRecord(body: string, kind: RecordKind, line: string): string {
+  const others = body.replace(LINE, (whole, lineKind: string) => (lineKind === kind ? '' : whole)).trimEnd()
+  return `${others}\n${line}`
+}
+
+/**
+ * The newest record of `kind` that verifies among the thread's comments (read newest first, within
+ * `pages.maxPages`: see scanCommentsNewestFirst), how many did not verify on the way, and whether the
+ * search was complete (no page newer than the record, or than the oldest page read, went unread).
+ * A failed read throws its ReadFailure.
+ */
+export async function findNewestRecord(
+  reader: GitHubReader,
+  key: RecordKey,
+  place: RecordPlace,
+  kind: RecordKind,
+  pages: CommentPagesOptions
+): Promise<{ found: FoundRecord | null; unverified: number; complete: boolean }> {
+  let found: FoundRecord | null = null
+  let unverified = 0
+  const scan = await scanCommentsNewestFirst(reader, place.thread, pages, (comment) => {
+    const read = readRecords(comment.body, key, place, kind, comment.id)
+    unverified += read.unverified
+    const record = read.records.at(-1)
+    if (record) found = { record, commentId: comment.id }
+    return found !== null
+  })
+  return { found, unverified, complete: scan.complete }
+}
+
+/**
+ * HMAC-SHA256 under a key derived from the API key (HMAC(apiKey, "docs-agent-record-v1")), over the
+ * host, the repository, the thread's number, the project, the kind, the comment's id and the encoded
+ * payload. Names are compared as GitHub does, whatever their case.
+ */
+function recordSignature(key: RecordKey, place: RecordPlace, kind: RecordKind, commentId: number, encoded: string) {
+  const recordKey = createHmac('sha256', key.apiKey).update(VERSION).digest()
+  const covered = JSON.stringify([
+    VERSION,
+    place.host.toLowerCase(),
+    `${place.thread.owner}/${place.thread.repo}`.toLowerCase(),
+    place.thread.number,
+    place.projectId,
+    kind,
+    commentId,
+    encoded
+  ])
+  return createHmac('sha256', recordKey).update(covered).digest('base64url')
+}
+
+/** The payload, checked field by field; null when it is not a version 1 record of the right shape. */
+function decodePayload(encoded: string): RecordPayload | null {
+  let value: unknown
+  try {
+    value = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'))
+  } catch {
+    return null
+  }
+  const raw = asObject(value)
+  const state = STATES.find((s) => s === raw.state)
+  const job = text(raw.job)
+  if (raw.v !== 1 || !state || (job === '' ? state !== 'queued' : !isJobId(job))) return null
+  const record: RecordPayload = { job, state, created: text(raw.created) }
+  const thread = asObject(raw.thread)
+  const number = count(thread.number)
+  const comment = count(thread.comment)
+  if (number !== undefined && comment !== undefined) record.thread = { number, comment }
+  for (const field of ['group', 'mark', 'prompt', 'asked'] as const) {
+    if (typeof raw[field] === 'string') record[field] = raw[field]
+  }
+  if (sha(raw.commit)) record.commit = sha(raw.commit)
+  return record
+}
+
+/** Where a record is, for its signature: null when this GitHub's address (GITHUB_SERVER_URL) cannot be read. */
+export function findRecordPlace(
+  thread: ThreadRef,
+  { projectId }: Pick<Settings, 'projectId'>,
+  env: NodeJS.ProcessEnv = process.env
+): RecordPlace | null {
+  try {
+    return { host: new URL(env.GITHUB_SERVER_URL || 'https://github.com').host, thread, projectId }
+  } catch {
+    return null
+  }
+}
