@@ -9,11 +9,11 @@
 // the mark: the last commit whose changes the group's job was given. So a copied label or marker,
 // another project's, or another group's, routes nothing, and the mark cannot be moved without the key.
 import { createHmac } from 'node:crypto'
-import { readEventPayload } from '../github/event.js'
 import { asObject, count, sha } from '../github/json-shape.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
 import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import type { Runner } from '../github/runner.js'
 
 const GROUP_VERSION = 'docs-agent-group-v1'
 /** The group marker: group, job id (both percent-encoded), the mark (a commit id, or `-`), the signature. */
@@ -93,20 +93,19 @@ export function withGroupMarker(body: string, group: string, marker: string): st
  * The commit whose changes this run tells of: a push's `after`, a pull request's head, or the run's
  * commit (GITHUB_SHA). It becomes the group's mark once the prompt is delivered.
  */
-export function coveredCommit(env: NodeJS.ProcessEnv = process.env): string {
-  const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
-  const event = env.GITHUB_EVENT_NAME ?? ''
-  if (event === 'push') return sha(payload.after) || sha(env.GITHUB_SHA)
+export function coveredCommit(runner: Runner): string {
+  const payload = asObject(runner.payload)
+  const event = runner.eventName
+  if (event === 'push') return sha(payload.after) || sha(runner.sha)
   if (event === 'pull_request' || event === 'pull_request_target') {
-    return sha(asObject(asObject(payload.pull_request).head).sha) || sha(env.GITHUB_SHA)
+    return sha(asObject(asObject(payload.pull_request).head).sha) || sha(runner.sha)
   }
-  return sha(env.GITHUB_SHA)
+  return sha(runner.sha)
 }
 
 /** A pull request's page on the GitHub the workflow runs on. */
-export function pullUrl(pr: PullRequestRef, env: NodeJS.ProcessEnv = process.env): string {
-  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
-  return `${server}/${pr.owner}/${pr.repo}/pull/${pr.number}`
+export function pullUrl(pr: PullRequestRef, { serverUrl }: Pick<Runner, 'serverUrl'>): string {
+  return `${serverUrl}/${pr.owner}/${pr.repo}/pull/${pr.number}`
 }
 
 /** The code pull request a `pull_request` event is about, and whether it was closed (merged or not). */
@@ -117,13 +116,13 @@ export interface CodePullRequest {
 }
 
 /** The event's pull request, when the run is for a `pull_request` (or `pull_request_target`) event. */
-export function codePullRequestOf(env: NodeJS.ProcessEnv = process.env): CodePullRequest | null {
-  const event = env.GITHUB_EVENT_NAME ?? ''
+export function codePullRequestOf(runner: Runner): CodePullRequest | null {
+  const event = runner.eventName
   if (event !== 'pull_request' && event !== 'pull_request_target') return null
-  const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
+  const payload = asObject(runner.payload)
   const pull = asObject(payload.pull_request)
   const number = count(pull.number) ?? count(payload.number)
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
+  const [owner, repo] = runner.repository.split('/')
   if (!number || !owner || !repo) return null
   return { pr: { owner, repo, number }, closed: payload.action === 'closed', merged: pull.merged === true }
 }

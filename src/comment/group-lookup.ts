@@ -21,6 +21,7 @@ import { plural } from '../runtime/plural.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { findNotePlace, type NoteKey, type NotePlace } from './agent-pull-request.js'
 import { coveredCommit, groupLabel, markedGroups, pullUrl } from './group-job.js'
+import type { Runner } from '../github/runner.js'
 
 const { perPage, requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 /**
@@ -115,7 +116,7 @@ export async function findGroupPullRequest(
   group: string,
   repository: string,
   reader: GitHubReader,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<GroupLookup> {
   const what = `the pull requests labelled ${groupLabel(group)} in ${repository}`
   const [owner, repo] = repository.split('/')
@@ -139,13 +140,13 @@ export async function findGroupPullRequest(
           return { kind: 'none', previous: null, unverified, bound: `${plural(maxPulls, 'pull request')} read` }
         }
         const pr = { owner, repo, number }
-        const place = findNotePlace(pr, settings, env)
+        const place = findNotePlace(pr, settings, runner)
         const marked = place ? await groupMarkerOn(reader, pr, settings, place, group) : null
         if (!marked) {
           unverified.push(number)
           continue
         }
-        const found = { ...marked, pr, url: pullUrl(pr, env), open: text(entry.state) === 'open' }
+        const found = { ...marked, pr, url: pullUrl(pr, runner), open: text(entry.state) === 'open' }
         return found.open ? { kind: 'found', found } : { kind: 'none', previous: found, unverified, bound: null }
       }
       if (listed.length < perPage) return { kind: 'none', previous: null, unverified, bound: null }
@@ -202,12 +203,12 @@ export async function readAncestry(
   reader: GitHubReader,
   mark: string,
   covers: string,
-  env: NodeJS.ProcessEnv = process.env
+  { repository }: Pick<Runner, 'repository'>
 ): Promise<{ ancestry: Ancestry; failure?: ReadFailure }> {
   if (!mark) return { ancestry: 'fresh' }
   if (!covers) return { ancestry: 'ahead' }
   if (mark === covers) return { ancestry: 'covered' }
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
+  const [owner, repo] = repository.split('/')
   if (!owner || !repo) return { ancestry: 'ahead' }
   const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/compare/${mark}...${covers}`
   try {
@@ -236,13 +237,11 @@ export async function lookUpGroup(
   group: GroupSettings,
   settings: Keys,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<GroupRun> {
-  const covers = coveredCommit(env)
+  const covers = coveredCommit(runner)
   const what = `the pull requests labelled ${groupLabel(group.name)} in ${group.repository}`
-  const reader = settings.githubToken
-    ? openGitHubReader(env.GITHUB_API_URL, settings.githubToken, LIMITS, signal)
-    : null
+  const reader = settings.githubToken ? openGitHubReader(runner.apiUrl, settings.githubToken, LIMITS, signal) : null
   if (!reader) {
     const failure = new ReadFailure(settings.githubToken ? 'unreachable' : 'no-token', what, 'pull-requests: read')
     return sayLookup(
@@ -251,11 +250,11 @@ export async function lookUpGroup(
     )
   }
   try {
-    const lookup = await findGroupPullRequest(settings, group.name, group.repository, reader, env)
+    const lookup = await findGroupPullRequest(settings, group.name, group.repository, reader, runner)
     const open = lookup.kind === 'found' ? lookup.found : null
     const mark = open?.mark ?? (lookup.kind === 'none' ? (lookup.previous?.mark ?? '') : '')
     const { ancestry, failure } =
-      lookup.kind === 'unreadable' ? { ancestry: 'fresh' as const } : await readAncestry(reader, mark, covers, env)
+      lookup.kind === 'unreadable' ? { ancestry: 'fresh' as const } : await readAncestry(reader, mark, covers, runner)
     return sayLookup(
       { settings: group, lookup, open, mark, covers, ancestry, ...(failure && { ancestryFailure: failure }) },
       settings

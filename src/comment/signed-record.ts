@@ -12,6 +12,7 @@ import type { GitHubReader } from '../github/reader.js'
 import type { Settings } from '../inputs/settings.js'
 import { isJobId } from '../safety/job-id.js'
 import { sameText } from './agent-pull-request.js'
+import type { Runner } from '../github/runner.js'
 
 /** What a record is for: its kind is signed, so a record of one kind never reads as another. */
 export type RecordKind = 'thread' | 'index' | 'group'
@@ -188,10 +189,10 @@ function decodePayload(encoded: string): RecordPayload | null {
 export function findRecordPlace(
   thread: ThreadRef,
   { projectId }: Pick<Settings, 'projectId'>,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): RecordPlace | null {
   try {
-    return { host: new URL(env.GITHUB_SERVER_URL || 'https://github.com').host, thread, projectId }
+    return { host: new URL(runner.serverUrl).host, thread, projectId }
   } catch {
     return null
   }

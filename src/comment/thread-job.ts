@@ -23,6 +23,7 @@ import {
   type NotePlace
 } from './agent-pull-request.js'
 import type { TriggeringComment } from './trigger.js'
+import type { Runner } from '../github/runner.js'
 
 /** What the routing needs to know of a job: the service is a later layer, so main.ts hands the read down. */
 export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: string; prLink: string | null }>
@@ -42,14 +43,14 @@ export async function findThreadJob(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
   readJob: ReadJob | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<{ jobId: string; via: 'note' | 'thread' } | null> {
   const { githubToken: token } = settings
   if (!token) return null
   const [owner, repo] = request.repository.split('/')
   const thread: PullRequestRef = { owner, repo, number: request.thread.number }
-  const place = findNotePlace(thread, settings, env)
-  const reader = openReader(token, signal, env)
+  const place = findNotePlace(thread, settings, runner)
+  const reader = openReader(token, signal, runner)
   if (!reader || !place) return null
   const where = `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${thread.number}`
   const trigger = settings.noteTrigger
@@ -60,7 +61,7 @@ export async function findThreadJob(
       if (notes.length > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
       return null
     }
-    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, env)
+    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, runner)
     if (kept === 'own pull request') {
       log.info(
         `Pull request #${thread.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
@@ -121,7 +122,7 @@ async function stillTakesMessages(
   reader: GitHubReader,
   readJob: ReadJob | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv
+  runner: Runner
 ): Promise<'yes' | 'own pull request' | string> {
   if (!readJob) return 'yes'
   let job: { status: string; prLink: string | null }
@@ -130,7 +131,7 @@ async function stillTakesMessages(
   } catch {
     return 'yes'
   }
-  const pr = job.prLink ? parsePullRequestLink(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
+  const pr = job.prLink ? parsePullRequestLink(job.prLink, runner.serverUrl) : null
   if (pr && samePullRequest(pr, thread)) return 'own pull request'
   if (ENDED.has(job.status)) return `but that job is ${job.status} and takes no more messages`
   if (!pr) return 'yes'

@@ -9,7 +9,8 @@ import { groupLabel, groupMarker, markedGroups, withGroupMarker, type CodePullRe
 import { readAncestry, readTwice, type GroupPullRequest, type GroupRun } from '../comment/group-lookup.js'
 import { findNotePlace, openReader, parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
-import { codePullRequestOf } from '../comment/group-job.js'
+import { codePullRequestOf, pullUrl } from '../comment/group-job.js'
+import type { Runner } from '../github/runner.js'
 import { asObject, text } from '../github/json-shape.js'
 import { loadOctokit, type Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
@@ -87,15 +88,15 @@ export async function moveGroupMark(
   group: GroupRun,
   settings: Keys,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<void> {
-  const place = findNotePlace(found.pr, settings, env)
+  const place = findNotePlace(found.pr, settings, runner)
   const { covers } = group
   const name = group.settings.name
   if (!place || !covers || covers === found.mark) return
   const where = `pull request #${found.pr.number} of ${found.pr.owner}/${found.pr.repo}`
   const short = covers.slice(0, 7)
-  const reader = openReader(settings.githubToken, signal, env)
+  const reader = openReader(settings.githubToken, signal, runner)
   try {
     if (!reader) throw new ReadFailure('unreachable', 'the group note', 'pull-requests: read')
     const { owner, repo } = found.pr
@@ -120,7 +121,7 @@ export async function moveGroupMark(
     }
     if (now.mark && now.mark !== found.mark) {
       // Another run moved the mark meanwhile: only a commit after it moves it on.
-      const { ancestry } = await readAncestry(reader, now.mark, covers, env)
+      const { ancestry } = await readAncestry(reader, now.mark, covers, runner)
       if (ancestry !== 'ahead') {
         log.info(`The group's mark on ${where} is at ${now.mark.slice(0, 7)} already, after another run: left there.`)
         return
@@ -159,14 +160,14 @@ export async function tellDocsCodeClosed(
   group: GroupRun,
   settings: Keys,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env,
+  runner: Runner,
   unsent: { from: string; to: string } | null = null
 ): Promise<{ docs: string | null; untold: string | null }> {
   const how = code.merged ? 'was merged' : 'was closed without merging'
   const { open } = group
   if (!open) return { docs: null, untold: null }
   const docs = `#${open.pr.number} of ${open.pr.owner}/${open.pr.repo}`
-  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
+  const server = runner.serverUrl
   const link = `${server}/${code.pr.owner}/${code.pr.repo}/pull/${code.pr.number}`
   const compare = unsent && `${server}/${code.pr.owner}/${code.pr.repo}/compare/${unsent.from}...${unsent.to}`
   const body = blankSecrets(
@@ -244,18 +245,18 @@ export async function recordGroupRun(
   settings: Keys,
   signal: AbortSignal,
   statusComment: GroupStatusComment | null,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<void> {
   if (group.lookup.kind === 'unreadable') return
   const { open } = group
-  if (delivered === 'message' && open) await moveGroupMark(open, group, settings, signal, env)
-  const code = codePullRequestOf(env)
+  if (delivered === 'message' && open) await moveGroupMark(open, group, settings, signal, runner)
+  const code = codePullRequestOf(runner)
   // A merged code pull request whose last changes this run sent, or could not send: its docs pull
   // request is told now (a run that sent nothing at all told it before, as its ending).
   const toldAlready = outcome.ending === 'held' && outcome.hold.why === 'code-closed'
   if (code?.closed && !toldAlready) {
     const unsent = delivered ? null : { from: group.mark, to: group.covers }
-    const told = await tellDocsCodeClosed(code, group, settings, signal, env, unsent)
+    const told = await tellDocsCodeClosed(code, group, settings, signal, runner, unsent)
     if (told.untold) {
       log.warning(
         `Could not tell group ${group.settings.name}'s docs pull request ${told.docs} that the code pull request ` +
@@ -265,6 +266,7 @@ export async function recordGroupRun(
   }
   if (!statusComment) return
   const prLink = delivered === 'create' && outcome.job?.status === 'completed' ? outcome.job.prLink : null
-  const fromJob = prLink ? parsePullRequestLink(prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
+  const pr = prLink ? parsePullRequestLink(prLink, runner.serverUrl) : null
+  const fromJob = pr && { pr, url: pullUrl(pr, runner) }
   await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob), signal)
 }

@@ -2,6 +2,7 @@
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
 // run goes (report/live-comment.ts), and found again on later runs.
 import { codePullRequestOf } from '../comment/group-job.js'
+import type { Runner } from '../github/runner.js'
 import type { GroupRun } from '../comment/group-lookup.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { loadOctokit, type Octokit } from '../github/octokit.js'
@@ -68,12 +69,8 @@ const STATUS_CALL_MS = 10_000
  * run goes (see live-comment.ts). Null when the run is not for an open code pull request, or its
  * group could not be looked for (said once already), or there is no token.
  */
-export function startGroupStatusComment(
-  group: GroupRun,
-  settings: Keys,
-  env: NodeJS.ProcessEnv = process.env
-): GroupStatusComment | null {
-  const code = codePullRequestOf(env)
+export function startGroupStatusComment(group: GroupRun, settings: Keys, runner: Runner): GroupStatusComment | null {
+  const code = codePullRequestOf(runner)
   if (!code || code.closed || group.lookup.kind === 'unreadable' || !settings.githubToken) return null
   const { owner, repo, number } = code.pr
   const marker = groupStatusMarker(group.settings.name)
@@ -137,7 +134,7 @@ export function groupStatusBefore(group: GroupRun): GroupStatus {
   const { open } = group
   return {
     group: group.settings.name,
-    docs: open ? { url: pullLink(open.pr), number: open.pr.number } : null,
+    docs: open ? { url: open.url, number: open.pr.number } : null,
     jobId: open?.jobId ?? '',
     status: '',
     coveredUpTo: group.mark,
@@ -151,20 +148,17 @@ export function groupStatusAfter(
   outcome: RunOutcome,
   group: GroupRun,
   delivered: boolean,
-  prFromJob: PullRequestRef | null
+  /** The pull request the job opened, with its link, when the run's create made it the group's. */
+  fromJob: { pr: PullRequestRef; url: string } | null
 ): GroupStatus {
   const { open } = group
-  const docsPr = delivered && !outcome.followUp ? prFromJob : (open?.pr ?? null)
+  const docs = delivered && !outcome.followUp ? fromJob : open
   return {
     group: group.settings.name,
-    docs: docsPr ? { url: pullLink(docsPr), number: docsPr.number } : null,
+    docs: docs ? { url: docs.url, number: docs.pr.number } : null,
     jobId: outcome.jobId || open?.jobId || '',
     status: outcome.job?.status ?? '',
     coveredUpTo: delivered ? group.covers : group.mark,
     waiting: !delivered && outcome.ending === 'held' && outcome.hold.why !== 'covered'
   }
-}
-
-function pullLink(pr: PullRequestRef, env: NodeJS.ProcessEnv = process.env): string {
-  return `${(env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}`
 }

@@ -12,6 +12,7 @@ import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 import { noteCutBy, postNote } from './post-note.js'
+import type { Runner } from '../github/runner.js'
 
 /**
  * Leaves the note naming the job this run created on the thread whose request created it. Nothing
@@ -23,12 +24,12 @@ export async function leaveThreadNote(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   request: TriggeringComment | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<void> {
   if (!settings?.githubToken || !request || request.locked) return
   if (!outcome.jobId || outcome.followUp || outcome.ending === 'dry-run' || outcome.ending === 'skipped') return
   const [owner, repo] = request.repository.split('/')
-  const place = findNotePlace({ owner, repo, number: request.thread.number }, settings, env)
+  const place = findNotePlace({ owner, repo, number: request.thread.number }, settings, runner)
   if (!place) return
   const where = `${request.thread.kind} #${request.thread.number}`
   const trigger = settings.noteTrigger

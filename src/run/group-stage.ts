@@ -7,6 +7,7 @@
 // sending less would move the mark over changes never sent. On an open code pull request, the one
 // comment showing its docs is shown at once (the ending stage gives it its final words).
 import { codePullRequestOf } from '../comment/group-job.js'
+import type { Runner } from '../github/runner.js'
 import { isLasting } from '../comment/group-lookup.js'
 import { routedGroup, type Route } from '../comment/route.js'
 import { failureClause } from '../github/read-failure.js'
@@ -28,15 +29,15 @@ export async function holdGroupRun(
   route: Route,
   settings: Settings,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<RunOutcome | null> {
   const group = routedGroup(route)
   if (!group) return null
   const name = group.settings.name
-  const code = codePullRequestOf(env)
+  const code = codePullRequestOf(runner)
   const sends = group.ancestry !== 'covered'
   if (code?.closed && !(code.merged && sends)) {
-    const told = await tellDocsCodeClosed(code, group, settings, signal, env)
+    const told = await tellDocsCodeClosed(code, group, settings, signal, runner)
     return {
       ending: 'held',
       ...NO_JOB,
@@ -79,9 +80,13 @@ export function holdUnreadContext(route: Route, prepared: Prepared): RunOutcome 
 }
 
 /** The code pull request's comment for the route's group, shown at once; null when there is none to keep. */
-export function showGroupOnCodePullRequest(route: Route, settings: Settings): GroupStatusComment | null {
+export function showGroupOnCodePullRequest(
+  route: Route,
+  settings: Settings,
+  runner: Runner
+): GroupStatusComment | null {
   const group = routedGroup(route)
-  const comment = group && !settings.dryRun ? startGroupStatusComment(group, settings) : null
+  const comment = group && !settings.dryRun ? startGroupStatusComment(group, settings, runner) : null
   if (group && comment) comment.show(groupStatusBefore(group))
   return comment
 }
