@@ -7,6 +7,7 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { readCommentAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
+import { handOverJob } from '../run/hand-over.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
 import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
 import type { GroupStatusComment } from '../report/group-status.js'
@@ -108,6 +109,10 @@ export async function followOneJob({ startedAt, runner, env }: ModeStart): Promi
       cancel,
       runner
     })
+    // A job not followed to its end is handed over: its record waits for a reporting run.
+    const sent = (prepared as Prepared | null)?.sent ?? ''
+    const creates = routed?.kind === 'create'
+    await handOverJob({ outcome, settings, ask, group, delivered, prompt: sent, creates, runner })
   } finally {
     cancel.stop()
   }

@@ -90,8 +90,9 @@ import { join } from 'node:path'
  *
  * @typedef {'reaction' | 'issue-reaction' | 'permission' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
  *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
- *   'label-add' | 'issue-list' | 'comment-get'} Route
+ *   'label-add' | 'issue-list' | 'issue-create' | 'comment-get' | 'status-create'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
+ * @typedef {{id: number, sha: string, state: string, context: string, description: string | null, target_url: string | null}} CommitStatus
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
  *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
@@ -166,6 +167,86 @@ export async function startStandInGitHub(options = {}) {
   const randomlyFaulted = []
   // Set by hangFromNow(): GitHub stops answering in the middle of a run.
   let silent = false
+  /** @type {Map<string, {id: number, content: string, created_at: string}>} Reactions given, by place and content. */
+  const given = new Map()
+  /** @type {Map<number, {title: string, body: string}>} Issues created through the API (not pull requests). */
+  const issues = new Map()
+  let nextIssue = 500
+  /** @type {CommitStatus[]} Every commit status set, oldest first. */
+  const statuses = []
+
+  /**
+   * A reaction, as GitHub answers: 201 when it is new, 200 with the one given before when the same
+   * identity already reacted so (an atomic claim for whoever gets the 201).
+   * @param {string} key @param {string} content
+   */
+  function giveReaction(key, content) {
+    const before = given.get(key)
+    if (before) return { status: 200, body: { ...before, user: { login: tokenLogin, type: 'Bot' } } }
+    const reaction = { id: nextId++, content, created_at: new Date().toISOString() }
+    given.set(key, reaction)
+    return { status: 201, body: { ...reaction, user: { login: tokenLogin, type: 'Bot' } } }
+  }
+
+  /**
+   * The writes beyond comments: an issue created (with its labels), a comment read by its id, a commit
+   * status set and listed (per sha and context the newest wins, listed newest first).
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object | string} | null}
+   */
+  function answerWrite(req) {
+    let match = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(req.pathname)
+    if (match && req.method === 'POST') {
+      const number = nextIssue++
+      const title = String(req.body?.title ?? '')
+      issues.set(number, { title, body: String(req.body?.body ?? '') })
+      const names = Array.isArray(req.body?.labels) ? req.body.labels.map(String) : []
+      labels.set(number, [...names])
+      return { status: 201, body: listedIssue(match[1], match[2], number, names) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const id = Number(match[3])
+      const comment = comments.get(id) ?? seeded.find((c) => c.id === id)
+      if (!comment || comment.inReplyTo !== undefined) return notFound()
+      return { status: 200, body: describe(match[1], match[2], comment) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{40})$/.exec(req.pathname)
+    if (match && req.method === 'POST') {
+      const state = String(req.body?.state)
+      if (!['pending', 'success', 'failure', 'error'].includes(state)) {
+        return { status: 422, body: { message: 'Validation Failed' } }
+      }
+      /** @type {CommitStatus} */
+      const status = {
+        id: nextId++,
+        sha: match[3],
+        state,
+        context: String(req.body?.context ?? 'default'),
+        description: req.body?.description ?? null,
+        target_url: req.body?.target_url ?? null
+      }
+      statuses.push(status)
+      return { status: 201, body: status }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/statuses$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      return { status: 200, body: statuses.filter((s) => s.sha === match?.[3]).reverse() }
+    }
+    return null
+  }
+
+  /** An issue (not a pull request) as the issues list shows it. @param {string} owner @param {string} repo @param {number} number @param {string[]} names */
+  function listedIssue(owner, repo, number, names) {
+    return {
+      number,
+      title: issues.get(number)?.title ?? '',
+      state: 'open',
+      html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
+      labels: names.map((name) => ({ name })),
+      user: { login: tokenLogin, type: 'Bot' }
+    }
+  }
 
   /**
    * @param {RecordedRequest} req
@@ -200,8 +281,19 @@ export async function startStandInGitHub(options = {}) {
     if (match && req.method === 'POST') {
       const on = match[3] === 'pulls' ? { on: /** @type {const} */ ('review comment') } : {}
       reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
-      return { status: 201, body: { id: nextId++, content: req.body?.content } }
+      return giveReaction(`${match[3]}:${match[4]}:${req.body?.content}`, String(req.body?.content))
     }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/comments\/(\d+)\/reactions\/(\d+)$/.exec(req.path)
+    if (match && req.method === 'DELETE') {
+      const key = [...given.entries()].find(
+        ([k, r]) => k.startsWith(`${match?.[3]}:${match?.[4]}:`) && r.id === Number(match?.[5])
+      )?.[0]
+      if (!key) return notFound()
+      given.delete(key)
+      return { status: 204, body: '' }
+    }
+    const written = answerWrite(req)
+    if (written) return written
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
       reactions.push({ issueNumber: Number(match[3]), content: req.body?.content, on: 'issue' })
@@ -285,18 +377,11 @@ export async function startStandInGitHub(options = {}) {
       const listed = all
         .slice((page - 1) * perPage, page * perPage)
         .map(({ number, names, open }) =>
-          issueNumbers.has(number)
-            ? listedIssue(owner, repo, number, names, open)
+          issues.has(number) || issueNumbers.has(number)
+            ? listedIssue(owner, repo, number, names)
             : listedPull(owner, repo, number, names, open)
         )
       return { status: 200, body: listed, headers: pageLinks(req, page, perPage, all.length) }
-    }
-    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
-    if (match && req.method === 'GET') {
-      const id = Number(match[3])
-      const made = comments.get(id)
-      const comment = made ? { ...made, login: tokenLogin, type: 'Bot' } : seeded.find((c) => c.id === id)
-      return comment ? { status: 200, body: describe(match[1], match[2], comment) } : notFound()
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
     if (match && req.method === 'PATCH') {
@@ -433,21 +518,6 @@ export async function startStandInGitHub(options = {}) {
     }
   }
 
-  /**
-   * An issue as the issues list shows it: no `pull_request` key.
-   * @param {string} owner @param {string} repo @param {number} number @param {string[]} names @param {boolean} open
-   */
-  function listedIssue(owner, repo, number, names, open) {
-    return {
-      number,
-      title: 'Not a pull request',
-      state: open ? 'open' : 'closed',
-      html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
-      labels: names.map((name) => ({ name })),
-      user: { login: 'octo-triager', type: 'User' }
-    }
-  }
-
   /** @param {string} owner @param {string} repo @param {ThreadComment & {login?: string, type?: string}} comment */
   function describe(owner, repo, comment) {
     const url =
@@ -536,6 +606,20 @@ export async function startStandInGitHub(options = {}) {
       for (const name of names) if (!on.includes(name)) on.push(name)
       labels.set(number, on)
       if (as.issue) issueNumbers.add(number)
+    },
+    /** Every commit status set, oldest first; per (sha, context) the newest is the one GitHub shows. */
+    get statuses() {
+      return [...statuses]
+    },
+    /** The issues created through the API, by number. */
+    get issues() {
+      return [...issues.entries()].map(([number, issue]) => ({ number, ...issue, labels: labels.get(number) ?? [] }))
+    },
+    /** Every comment on a thread now (seeded ones and the action's), oldest first, with who wrote it. */
+    get allComments() {
+      return [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))].sort(
+        (a, b) => a.id - b.id
+      )
     },
     /** The labels on each issue or pull request, by number. */
     labelsOf: (/** @type {number} */ number) => [...(labels.get(number) ?? [])],
@@ -656,7 +740,9 @@ function routeOf(req) {
     ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull'],
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'label-add'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-get']
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-create'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-get'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]+$/, 'status-create']
   ])
   const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
   return found ? found[2] : null
