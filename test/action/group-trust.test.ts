@@ -165,7 +165,7 @@ describe.concurrent("a group's stream", () => {
       })
       w.history.push(a, b, c)
       await onCodePull(w, 'opened', a)
-      await onCodePull(w, 'synchronize', b, { timeout: '3s' }) // the job works on b for good...
+      await onCodePull(w, 'synchronize', b, { timeout: '6s' }) // the job works on b for good...
       const waited = await counted(w, () => onCodePull(w, 'synchronize', c, { timeout: '3s' }))
       expect(waited.writes).toBe(0)
       // ...until the pull request is merged: the job is done by then.
