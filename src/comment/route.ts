@@ -68,7 +68,7 @@ export async function decideRoute(
     return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
   }
   if (!settings.group) return { kind: 'create' }
-  const group = await lookUpGroup(settings.group, settings, signal, runner)
+  const group = await lookUpGroup(settings.group, settings, signal, { runner, github })
   if (group.lookup.kind !== 'found') return { kind: 'create', group }
   const { found } = group.lookup
   return { kind: 'message', jobId: found.jobId, via: 'group', group, found }

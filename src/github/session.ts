@@ -23,6 +23,12 @@ export interface GitHubSession {
   pullUrl(pr: PullRequestRef): string
 }
 
+/** What a stage that reads the event and talks to GitHub takes: the runner and the run's session. */
+export interface GitHubRun {
+  runner: Runner
+  github: GitHubSession
+}
+
 /** The session of a run with `token`, on the GitHub the runner names. */
 export function openGitHubSession(
   token: string,

@@ -155,9 +155,9 @@ interface Routed extends Reached {
 async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
   const { settings, route, deadline, ask } = routed
   return orFailed(run, routed, async () => {
-    const held = await holdGroupRun(route, settings, deadline.signal, run.runner)
+    const held = await holdGroupRun(route, deadline.signal, run)
     if (held) return { ...routed, outcome: held }
-    const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run.runner) }
+    const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run) }
     return orFailed(run, shown, async () => {
       const instruction = ask?.instruction ?? null
       const prepared = await preparePrompt({ settings, instruction, route, deadline, runner: run.runner })
@@ -181,7 +181,7 @@ async function fromThePrompt(run: FollowRun, sending: Routed & { prepared: Prepa
       cancelled: cancel.signal,
       startedAt,
       replies: sending.ask?.replies,
-      runner: run.runner
+      github: run.github
     })
   }))
 }

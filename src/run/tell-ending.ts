@@ -115,7 +115,10 @@ export async function tellEnding({
       github,
       group: groupNote
     }).then(
-      () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)
+      () =>
+        group &&
+        settings &&
+        recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, { runner, github })
     )
     // A run cancelled before its ending leaves no note on the thread, as the cancel asked; one
     // cancelled while the ending is told still does (the ending was decided).
