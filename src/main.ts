@@ -4,7 +4,7 @@ import { describeTimingInForce } from './inputs/timing-notes.js'
 import { checkProxyVariables } from './net/proxy-settings.js'
 import { preparePrompt, type Prepared } from './prompt/assemble.js'
 import type { RunOutcome } from './report/run-ending.js'
-import { readCommentAsk, showCancelOnThread, type CommentAsk } from './run/comment-ask.js'
+import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from './run/comment-ask.js'
 import { JobTracker } from './run/job-tracker.js'
 import { sendAndFollow } from './run/send-and-follow.js'
 import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
@@ -47,6 +47,8 @@ export async function run(): Promise<void> {
     log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
     checkProxyVariables()
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
+    const repeated = ask && (await settleAsk(ask, settings, deadline.signal))
+    if (repeated) return { ending: 'skipped', reason: repeated, ...tracker.knownJob() }
     service = settings.dryRun ? undefined : new JobService(settings)
     // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
     const reader = service

@@ -185,12 +185,18 @@ export async function startStandInGitHub(options = {}) {
     if (match && req.method === 'POST') {
       const on = match[3] === 'pulls' ? { on: /** @type {const} */ ('review comment') } : {}
       reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
-      return { status: 201, body: { id: nextId++, content: req.body?.content } }
+      return {
+        status: 201,
+        body: { id: nextId++, content: req.body?.content, user: { login: tokenLogin, type: 'Bot' } }
+      }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
       reactions.push({ issueNumber: Number(match[3]), content: req.body?.content, on: 'issue' })
-      return { status: 201, body: { id: nextId++, content: req.body?.content } }
+      return {
+        status: 201,
+        body: { id: nextId++, content: req.body?.content, user: { login: tokenLogin, type: 'Bot' } }
+      }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/.exec(req.pathname)
     if (match && req.method === 'GET') {
