@@ -92,9 +92,11 @@ import { join } from 'node:path'
  *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
  *   'label-add' | 'issue-list'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
- * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
+ * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>,
+ *   when?: (req: RecordedRequest) => boolean, times?: number} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
- *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
+ *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered. `when`
+ *   picks the requests it applies to (default all), `times` how many of them (default every one).
  *
  * @typedef {object} Options
  * @property {string} [basePath] Where the API lives on the server: '' as on github.com,
@@ -157,6 +159,19 @@ export async function startStandInGitHub(options = {}) {
   const pullStates = new Map(Object.entries(options.pullStates ?? {}).map(([n, state]) => [Number(n), state]))
   // Set by hangFromNow(): GitHub stops answering in the middle of a run.
   let silent = false
+  /** @type {Map<object, number>} How many requests each fault with `times` has answered. */
+  const faultsGiven = new Map()
+  /**
+   * Whether a fault answers this request (its `when`, within its `times`), counting it when it does.
+   * @param {Exclude<Fault, 'hang'>} fault @param {RecordedRequest} req
+   */
+  function applies(fault, req) {
+    if (fault.when && !fault.when(req)) return false
+    const given = faultsGiven.get(fault) ?? 0
+    if (fault.times !== undefined && given >= fault.times) return false
+    faultsGiven.set(fault, given + 1)
+    return true
+  }
 
   /**
    * @param {RecordedRequest} req
@@ -172,7 +187,7 @@ export async function startStandInGitHub(options = {}) {
     const route = routeOf(req)
     const fault = route && options.faults?.[route]
     if (fault === 'hang') return 'hang'
-    if (fault) {
+    if (fault && applies(fault, req)) {
       return {
         status: fault.status,
         headers: fault.headers,
