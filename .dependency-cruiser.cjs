@@ -1,7 +1,7 @@
 // @ts-check
 // The house as drawn (CONTRIBUTING.md, "The map of the code"), checked by `npm run lint:layers` and
 // in .ci/run: src/ is a stack of folders, and an import only ever goes down it. The shared layers
-// come first, then the run's stages in the order main.ts tells a run; index.ts and main.ts sit on
+// come first, then the run's stages in the order a mode (src/modes/) tells them; index.ts and main.ts sit on
 // top and may import anything. No circle of files either, type imports included: a type import
 // ties two files together as much as any other.
 
@@ -12,15 +12,17 @@ const LAYERS = [
   'runtime', // log, errors, deadline, durations, cancel, version
   'net', // HTTP transport, proxy settings, the retry policy
   'github', // the event, GitHub's JSON shapes, its reader and client
-  // The stages of a run, in the order main.ts tells it.
+  // The stages of a run, in the order a mode tells them.
   'inputs',
   'comment',
   'context',
   'prompt',
   'service',
   'report',
-  // The stages themselves, each taking what the ones before it returned; main.ts tells them in order.
-  'run'
+  // The stages themselves, each taking what the ones before it returned.
+  'run',
+  // The modes a run can be (main.ts chooses one), each telling its stages in order.
+  'modes'
 ]
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -17,6 +17,20 @@ export default tseslint.config(
   },
   { files: ['scripts/**', 'test/**'], rules: { 'no-console': 'off' } },
   {
+    // A decision over a union (a Route, an ending) is a switch that names every member, its default
+    // assertNever (src/runtime/assert-never.ts), so a new member does not compile until each place has
+    // decided; a switch without a default must name every member. (A switch that words a few members
+    // and gives the rest one sentence keeps its default.) The rule reads types, so it runs over src/ alone.
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: true }
+      ]
+    }
+  },
+  {
     // Every log line goes through src/runtime/log.ts, which neutralises the outside text it carries.
     files: ['src/**/*.ts'],
     ignores: ['src/runtime/log.ts'],

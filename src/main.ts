@@ -1,120 +1,27 @@
-import { decideRoute, routedGroup, type Route } from './comment/route.js'
-import { describeSettings, maskSecrets, readFirstInputs, readSettings, type Settings } from './inputs/settings.js'
-import { describeTimingInForce } from './inputs/timing-notes.js'
-import { checkProxyVariables } from './net/proxy-settings.js'
-import { preparePrompt, type Prepared } from './prompt/assemble.js'
-import type { RunOutcome } from './report/run-ending.js'
-import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from './run/comment-ask.js'
-import { JobTracker } from './run/job-tracker.js'
-import { sendAndFollow } from './run/send-and-follow.js'
-import { announceEnding, failedOutcome, tellEnding } from './run/tell-ending.js'
-import { showGroupOnCodePullRequest, tellCodeClosed } from './run/group-stage.js'
-import type { GroupStatusComment } from './report/group-record.js'
-import { CANCEL_GRACE_MS, watchForCancel } from './runtime/cancel.js'
-import { startDeadline } from './runtime/deadline.js'
-import { log } from './runtime/log.js'
-import { JobService } from './service/job-service.js'
+import { maskSecrets } from './inputs/settings.js'
+import { followOneJob } from './modes/follow-one-job.js'
+import { assertNever } from './runtime/assert-never.js'
 
-// The run, told in the order it happens: the comment that asked (if one did), the inputs, where the
-// request goes, the prompt with its context, then the create (or the follow-up message) and the
-// following. Each stage returns a value the next ones take; the ending is announced in one place
-// (a cancel's forced exit shares it, once), then told in the summary, the reply and the note.
+// The run: the key masked before anything can print it, then the mode this run is. A mode is one
+// small file in src/modes/ telling its story over the shared stages of src/run/ (as actions/cache's
+// restoreOnly.ts over restoreImpl.ts): a new mode is a member of Mode, its case below, and its file.
+
+/** What a run does: `follow`, send the prompt where the request goes (or follow the job named) and tell its ending. */
+export type Mode = 'follow'
 
 export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskSecrets()
-  // The job so far, kept by the send-and-follow stage: a cancel may need it before that stage returns.
-  const tracker = new JobTracker()
-  const announceOnce = onlyOnce(announceEnding)
-  const cancel = watchForCancel(() => announceOnce(tracker.cancelledOutcome()), CANCEL_GRACE_MS)
-  // What the ending is told with, each set once by its stage, however far the run got.
-  let ask: CommentAsk | null = null
-  let settings: Settings | null = null
-  let prepared: Prepared | null = null
-  let service: JobService | undefined
-  let route: Route | null = null
-  let groupStatus: GroupStatusComment | null = null
-
-  const runToEnding = async (): Promise<RunOutcome> => {
-    // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
-    // to say that the workflow's inputs are wrong), so the comment's settings and the token are read first.
-    const first = readFirstInputs()
-    const asked = await readCommentAsk(first, cancel.signal)
-    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
-    if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
-    settings = readSettings(process.env, first)
-    log.debug(`Settings: ${describeSettings(settings)}`)
-    log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
-    checkProxyVariables()
-    const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-    const repeated = ask && (await settleAsk(ask, settings, deadline.signal))
-    if (repeated) return { ending: 'skipped', reason: repeated, ...tracker.knownJob() }
-    service = settings.dryRun ? undefined : new JobService(settings)
-    // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
-    const reader = service
-    const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
-    route = await decideRoute(settings, ask, deadline.signal, readJob)
-    cancel.signal.throwIfAborted()
-    // A group's code pull request closed: its docs pull request is told, and nothing is sent.
-    const closed = await tellCodeClosed(route, settings, deadline.signal)
-    if (closed) return { ending: 'skipped', reason: closed, ...tracker.knownJob() }
-    groupStatus = showGroupOnCodePullRequest(route, settings)
-    const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
-    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
-    prepared = made
-    const replies = ask?.replies
-    return sendAndFollow({
-      service,
-      settings,
-      route,
-      prepared,
-      deadline,
-      cancelled: cancel.signal,
-      tracker,
-      startedAt,
-      replies
-    })
+  const mode = chooseMode()
+  switch (mode) {
+    case 'follow':
+      return followOneJob(startedAt)
+    default:
+      return assertNever(mode, 'mode')
   }
-
-  let outcome: RunOutcome
-  try {
-    outcome = await runToEnding()
-  } catch (error) {
-    outcome = failedOutcome(error, tracker)
-  }
-  announceOnce(outcome)
-  const { writeStarted, delivered } = tracker
-  const elapsedMs = Date.now() - startedAt
-  // Set inside runToEnding: the compiler does not see it there.
-  const routed = route as Route | null
-  const group = routed && routedGroup(routed)
-  try {
-    // Told under the same cancel handling as the rest of the run: a signal now must not kill the
-    // step before the summary, the reply and the note are written.
-    await tellEnding({
-      outcome,
-      ask,
-      settings,
-      prepared,
-      writeStarted,
-      delivered,
-      group,
-      groupStatus,
-      elapsedMs,
-      cancel
-    })
-  } finally {
-    cancel.stop()
-  }
-  await (service as JobService | undefined)?.close()
 }
 
-/** The function, called the first time only: the ending is announced once, by a cancel or by the run. */
-function onlyOnce<T>(fn: (value: T) => void): (value: T) => void {
-  let called = false
-  return (value) => {
-    if (called) return
-    called = true
-    fn(value)
-  }
+/** The mode the inputs ask for: today every run follows one job. */
+function chooseMode(): Mode {
+  return 'follow'
 }

@@ -1,6 +1,7 @@
 // Where the request goes, decided once: a new job, an existing job to follow, or a follow-up message
 // to a job, and how that job was named. The stages after it take this value and never change it.
 import type { Settings } from '../inputs/settings.js'
+import { assertNever } from '../runtime/assert-never.js'
 import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-job.js'
 import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
@@ -63,8 +64,77 @@ export async function decideRoute(
   return { kind: 'message', jobId: found.jobId, via: 'group', group, found }
 }
 
+// What the stages after the decision read from a route, each decided over every member by a switch
+// the compiler checks (assertNever): a new member, or a new `via`, does not compile until each says.
+
 /** The group a route carries, if any. */
 export function routedGroup(route: Route): GroupRun | null {
-  if (route.kind === 'create') return route.group ?? null
-  return route.kind === 'message' && route.via === 'group' ? route.group : null
+  switch (route.kind) {
+    case 'create':
+      return route.group ?? null
+    case 'follow':
+      return null
+    case 'message':
+      return route.via === 'group' ? route.group : null
+    default:
+      return assertNever(route, 'route')
+  }
+}
+
+/** The job a route names; empty for a new job. */
+export function routedJobId(route: Route): string {
+  switch (route.kind) {
+    case 'create':
+      return ''
+    case 'follow':
+    case 'message':
+      return route.jobId
+    default:
+      return assertNever(route, 'route')
+  }
+}
+
+/**
+ * How the person named the job a message goes to: `input` (the jobId input), `place` (the note on the
+ * comment's pull request or thread: the comment's instruction goes alone, and a new job is asked for by
+ * a comment), or `group` (the group's docs pull request); null for a route that sends no message.
+ */
+export function messageSource(route: Route): 'input' | 'place' | 'group' | null {
+  switch (route.kind) {
+    case 'create':
+    case 'follow':
+      return null
+    case 'message':
+      switch (route.via) {
+        case 'input':
+          return 'input'
+        case 'note':
+        case 'thread':
+          return 'place'
+        case 'group':
+          return 'group'
+        default:
+          return assertNever(route, 'message route')
+      }
+    default:
+      return assertNever(route, 'route')
+  }
+}
+
+/** The commit a group's job was last told of (the mark in its note), for a message to it; else empty. */
+export function groupMarkOf(route: Route): string {
+  return route.kind === 'message' && route.via === 'group' ? route.found.mark : ''
+}
+
+/** Whether the route's job is followed even when wait is false: a follow is the run's whole point. */
+export function followsWhateverWait(route: Route): boolean {
+  switch (route.kind) {
+    case 'follow':
+      return true
+    case 'create':
+    case 'message':
+      return false
+    default:
+      return assertNever(route, 'route')
+  }
 }

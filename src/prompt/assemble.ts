@@ -1,7 +1,7 @@
 // The prompt the service gets, put together in one place: promptFile's standing instruction and the
 // prompt input (or a comment's instruction), then the change context after a blank line; and what
 // that carries, for the summary and a dry run (what-leaves.ts).
-import type { Route } from '../comment/route.js'
+import { groupMarkOf, messageSource, type Route } from '../comment/route.js'
 import type { ChangeContext } from '../context/change-context.js'
 import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
@@ -36,10 +36,10 @@ export async function preparePrompt(
 ): Promise<Prepared | { skipped: string }> {
   const { text, blanked } = instruction ?? { text: '', blanked: [] }
   // A message to a job the comment's place named (not the jobId input, nor a group) is the instruction alone.
-  const toAgentJob = route.kind === 'message' && route.via !== 'input' && route.via !== 'group'
+  const toAgentJob = messageSource(route) === 'place'
   const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
   // A group's job is told of the changes since the last commit it was told of (the mark in its note).
-  const since = route.kind === 'message' && route.via === 'group' ? route.found.mark : ''
+  const since = groupMarkOf(route)
   const context: ChangeContext | null = prompt
     ? await gatherRunContext(settings, instruction !== null, deadline, process.env, since)
     : null

@@ -144,7 +144,7 @@ export function startCommentReplies(
     },
     showEnding: (outcome, elapsedMs) => {
       endingShown = true
-      const told = describeThreadEnding(outcome, request.trigger)
+      const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       void opened.then((thread) => {
         if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs, null, told))
@@ -154,7 +154,7 @@ export function startCommentReplies(
       start(false)
       // A repeated request, stopped before its reply began: it leaves no comment (the log says why).
       if (!began && outcome.ending === 'skipped') return
-      const told = describeThreadEnding(outcome, request.trigger)
+      const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       await reply.finish(
         async (thread) => writeOutcomeReply(outcome, thread, elapsedMs, await pullRequest, told),
@@ -342,7 +342,7 @@ export function writeOutcomeReply(
   { runUrl, serverUrl }: { runUrl: string; serverUrl: string },
   elapsedMs: number,
   pullRequest: PullRequestDetails | null = null,
-  told: ThreadEnding = describeThreadEnding(outcome, '/docs')
+  told: ThreadEnding = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
 ): string {
   const format = threadFormat(outcome.job?.sourceRepository ?? null, serverUrl)
   const { icon, short } = describeEnding(outcome, format)

@@ -5,6 +5,7 @@ import type { Job } from '../service/job-record.js'
 import type { ServiceError, ServiceFailureKind } from '../service/service-error.js'
 import { wordServiceFailure } from './service-failure-words.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
+import { assertNever } from '../runtime/assert-never.js'
 
 // How a run ended, described once (describeEnding): the step's log, the annotation, the job summary
 // and the reply on a comment thread all pick their words from it, so they cannot tell the same
@@ -83,6 +84,11 @@ export type RunOutcome =
       ending: 'error'
       /** The sentence that says what happened and what to do. */
       reason?: string
+      /**
+       * The reason in two parts, where it says what to do: the job summary shows `next` as its next
+       * step, under `happened` (the log says the reason whole).
+       */
+      told?: { happened: string; next: string }
       /**
        * How the service failed, when it did (ServiceFailureKind): `takenUnread`, a job was created but
        * its id is unknown; `uncertain`, the answer to a write was lost, so a job (or the message) may
@@ -204,9 +210,7 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
         return {
           level: 'failed',
           icon: '🛑',
-          short:
-            'The workflow run was cancelled while the job was being created: it may or may not have been created. ' +
-            "If it was, it keeps running on the service: look for it among the project's newest jobs before asking again.",
+          short: 'The workflow run was cancelled while the job was being created: it may or may not have been created.',
           log:
             'The run was cancelled while the job was being created: it may or may not have been created. ' +
             "Check the project's jobs before running again."
@@ -249,6 +253,8 @@ function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
       }
     case 'skipped':
       return { level: 'notice', icon: '', short: 'No job was started.', log: outcome.reason || 'No job was started.' }
+    default:
+      return assertNever(outcome, 'ending')
   }
 }
 
@@ -386,7 +392,7 @@ function wordFinalStatus(
       icon: '⚠️',
       short:
         `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, ` +
-        `so it is not passed on. Look the job up in the project's dashboard.`,
+        'so it is not passed on.',
       log:
         `Job ${name} completed, but the link it gave for its pull request does not have the shape of one, so it is ` +
         `not passed on and the ${Output.prLink} output is empty. Look the job up in the project's dashboard` +
@@ -442,8 +448,7 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
             'if a run without changes is fine.'
         )
       }
-      // The short sentence says what to do about a link that is not a pull request.
-      if (job?.refusedPrLink !== undefined) return says('Completed: no pull request link')
+      if (job?.refusedPrLink !== undefined) return says('Completed: no pull request link', `${dashboard}.`)
       return says('Completed: no changes', `If you expected changes, look at the job in the project's dashboard.`)
     }
     case 'created':
@@ -460,7 +465,10 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
     case 'cancelled':
       if (jobId) return says('Cancelled: the job is still running', `To follow it again, ${withItsId}.`)
       return outcome.writeInFlight
-        ? says('Cancelled: a job may have been created')
+        ? says(
+            'Cancelled: a job may have been created',
+            "If it was, it keeps running on the service: look for it among the project's newest jobs before asking again."
+          )
         : says('Cancelled: nothing was created', 'Run the workflow again when you want the job.')
     case 'error': {
       // The reason is the sentence shown under the heading, and it says what to do.
@@ -479,11 +487,44 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
         : says('Dry run: the prompt, not sent', `Set ${Input.dryRun} to false to create the job.`)
     case 'skipped':
       return says('No job was started')
+    default:
+      return assertNever(outcome, 'ending')
   }
 }
 
 /** Whether the run followed a job (read it until it ended, or until the run ended): the summary then says for how long. */
 function isJobFollowed(outcome: RunOutcome): boolean {
   if (!(outcome.jobId || outcome.job)) return false
-  return !['created', 'dry-run', 'skipped'].includes(outcome.ending)
+  switch (outcome.ending) {
+    case 'final':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+      return true
+    case 'created':
+    case 'dry-run':
+    case 'skipped':
+      return false
+    default:
+      return assertNever(outcome, 'ending')
+  }
+}
+
+/** Whether the ending writes a job summary: every ending but a skip, an event that starts nothing. */
+export function writesSummary(outcome: RunOutcome): boolean {
+  switch (outcome.ending) {
+    case 'skipped':
+      return false
+    case 'final':
+    case 'created':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+    case 'dry-run':
+      return true
+    default:
+      return assertNever(outcome, 'ending')
+  }
 }

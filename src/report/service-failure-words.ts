@@ -9,15 +9,39 @@ import { formatDuration } from '../runtime/duration.js'
 import { formatBytes } from '../service/answer-excerpt.js'
 import type { ServiceError, ServiceProblem, UnreadAnswer } from '../service/service-error.js'
 
-/** The sentence that says what happened and what to do. */
+/**
+ * A failure in two parts: what happened, and what to do about it (null where there is nothing to do
+ * but read on). The log says them as one sentence; the job summary shows the second as its next step.
+ */
+export interface FailureWords {
+  happened: string
+  next: string | null
+}
+
+/** What happened, what to do, and how the log's one sentence joins them (`; ` where it says "…; check baseUrl"). */
+interface Said extends FailureWords {
+  joiner: ' ' | '; ' | ': '
+}
+
+/** The sentence that says what happened and what to do (and why a retry was given up on, after them). */
 export function wordServiceFailure(error: ServiceError): string {
-  const sentence = wordProblem(error)
-  const { givenUp } = error
-  if (givenUp?.by === 'noTimeForRetry') return `${sentence} The timeout runs out before another try could be made.`
-  if (givenUp?.by === 'notAJobInARow') {
-    return `${sentence} This went on for ${givenUp.reads} reads in a row; giving up on job ${error.jobId}.`
-  }
-  return sentence
+  const { happened, next, joiner } = wordProblem(error)
+  return `${next ? `${happened}${joiner}${next}` : happened}${givenUpWhy(error)}`
+}
+
+/** What happened (and why a retry was given up on), and what to do, apart: each a whole sentence. */
+export function wordServiceFailureParts(error: ServiceError): FailureWords {
+  const { happened, next } = wordProblem(error)
+  const ended = /[.!?)]$/.test(happened) ? happened : `${happened}.`
+  return { happened: `${ended}${givenUpWhy(error)}`, next: next && `${next[0].toUpperCase()}${next.slice(1)}` }
+}
+
+/** Why a request was not asked again, when a retry was given up on: a sentence with its leading space. */
+function givenUpWhy({ givenUp, jobId }: ServiceError): string {
+  if (givenUp?.by === 'noTimeForRetry') return ' The timeout runs out before another try could be made.'
+  if (givenUp?.by === 'notAJobInARow')
+    return ` This went on for ${givenUp.reads} reads in a row; giving up on job ${jobId}.`
+  return ''
 }
 
 /** The line that says a failed request is asked again: `<what happened> Trying again in 1.5s (try 2 of 4).` */
@@ -30,32 +54,41 @@ function tryingAgain(waitMs: number, tries?: { next: number; of: number }): stri
   return `Trying again in ${formatDuration(waitMs)}${tries ? ` (try ${tries.next} of ${tries.of})` : ''}.`
 }
 
-function wordProblem(error: ServiceError): string {
+/** What happened, then what to do, joined in the log by `joiner`. */
+function said(happened: string, next: string | null = null, joiner: Said['joiner'] = ' '): Said {
+  return { happened, next, joiner }
+}
+
+function wordProblem(error: ServiceError): Said {
   const { problem } = error
   // Failures that read the same whatever was asked: the key, its scope, the address.
   switch (problem.what) {
     case 'redirect':
-      return (
+      return said(
         `The service answered with a redirect (HTTP ${problem.status} to ${problem.target}), which is not followed: ` +
-        `the key is only sent to ${error.place.baseUrl}. Check baseUrl; the service may have moved.`
+          `the key is only sent to ${error.place.baseUrl}.`,
+        'Check baseUrl; the service may have moved.'
       )
     case 'keyRejected':
-      return (
-        `The service rejected the API key (HTTP 401): it is expired or unknown. Check the repository secret ` +
-        `passed as apiKey; a new key can be generated on the API keys page of the project's dashboard.`
+      return said(
+        'The service rejected the API key (HTTP 401): it is expired or unknown.',
+        "Check the repository secret passed as apiKey; a new key can be generated on the API keys page of the project's dashboard."
       )
     case 'forbidden': {
       const scope = error.operation === 'read' ? 'read' : 'write'
-      return (
+      return said(
         `The service refused the request (HTTP 403): the API key lacks the ${scope} scope, or this runner's ` +
-        `address is outside the project's IP allow-list. Use a key with the ${scope} scope, or allow the runner's address.`
+          "address is outside the project's IP allow-list.",
+        `Use a key with the ${scope} scope, or allow the runner's address.`
       )
     }
     case 'unexpectedStatus':
-      return `The service answered HTTP ${problem.status} (${problem.excerpt}). Check baseUrl and projectId.`
+      return said(`The service answered HTTP ${problem.status} (${problem.excerpt}).`, 'Check baseUrl and projectId.')
+    default:
+      // The others read differently for a read, a create and a message.
+      if (error.operation === 'read') return wordReadProblem(problem, error.jobId ?? '', error)
+      return error.operation === 'create' ? wordCreateProblem(problem, error) : wordMessageProblem(problem, error)
   }
-  if (error.operation === 'read') return wordReadProblem(problem, error.jobId ?? '', error)
-  return error.operation === 'create' ? wordCreateProblem(problem, error) : wordMessageProblem(problem, error)
 }
 
 type Place = Pick<ServiceError, 'place'>
@@ -81,131 +114,164 @@ function wordUnread(unread: UnreadAnswer): string {
   }
 }
 
-function wordReadProblem(problem: ServiceProblem, jobId: string, { place }: Place): string {
+function wordReadProblem(problem: ServiceProblem, jobId: string, { place }: Place): Said {
   switch (problem.what) {
     case 'refusedOnTheRunner':
-      return (
-        `The read of job ${jobId} was not sent: ${problem.detail}. Check the inputs it is made of ` +
-        `(apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); reading again would fail the same way.`
+      return said(
+        `The read of job ${jobId} was not sent: ${problem.detail}.`,
+        'Check the inputs it is made of (apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); ' +
+          'reading again would fail the same way.'
       )
     case 'unreachable':
-      return `Could not read job ${jobId} at ${place.baseUrl}: ${problem.detail}. Check baseUrl.`
+      return said(`Could not read job ${jobId} at ${place.baseUrl}: ${problem.detail}.`, 'Check baseUrl.')
     case 'noAnswer':
-      return `Could not read job ${jobId}: ${problem.detail}.`
+      return said(`Could not read job ${jobId}: ${problem.detail}.`)
     case 'notARecord':
-      return problem.namedJob !== null
-        ? `The service answered the read of job ${jobId} with the record of another job (${problem.namedJob}), which is ` +
-            `not the job asked for; a proxy or cache may be in the way.`
-        : `The service answered the read of job ${jobId} with something that is not a job record${because(problem.fieldProblem)} ` +
-            `(HTTP ${problem.status}: ${problem.excerpt}); a proxy may be in the way.`
+      return said(
+        problem.namedJob !== null
+          ? `The service answered the read of job ${jobId} with the record of another job (${problem.namedJob}), which is ` +
+              `not the job asked for; a proxy or cache may be in the way.`
+          : `The service answered the read of job ${jobId} with something that is not a job record${because(problem.fieldProblem)} ` +
+              `(HTTP ${problem.status}: ${problem.excerpt}); a proxy may be in the way.`
+      )
     case 'refused':
-      return (
-        `Job ${jobId} was not found in project ${place.projectId} (HTTP 404). ` +
-        `Check that jobId and projectId belong together.`
+      return said(
+        `Job ${jobId} was not found in project ${place.projectId} (HTTP 404).`,
+        'Check that jobId and projectId belong together.'
       )
     case 'failedStatus':
-      return `Reading job ${jobId} failed with HTTP ${problem.status} (${problem.excerpt}).`
+      return said(`Reading job ${jobId} failed with HTTP ${problem.status} (${problem.excerpt}).`)
     default:
-      return `Reading job ${jobId} failed (${problem.what}).`
+      return said(`Reading job ${jobId} failed (${problem.what}).`)
   }
 }
 
-function wordCreateProblem(problem: ServiceProblem, { place: { projectId, baseUrl } }: Place): string {
+function wordCreateProblem(problem: ServiceProblem, { place: { projectId, baseUrl } }: Place): Said {
   // The sentence of every failure after which the job may exist: said once here, whole.
-  const mayExist = "The job may or may not have been created: check the project's jobs before running again."
+  const mayExist = (before: string): Said =>
+    said(`${before} The job may or may not have been created`, "check the project's jobs before running again.", ': ')
   switch (problem.what) {
     case 'notARecord':
-      return (
+      return mayExist(
         `The service answered the create with something that is not ${problem.namedJob !== null ? `its job's record (it names job ${problem.namedJob})` : `a job record${because(problem.fieldProblem)}`} ` +
-        `(HTTP ${problem.status}: ${problem.excerpt}); a proxy may be in the way. ${mayExist}`
+          `(HTTP ${problem.status}: ${problem.excerpt}); a proxy may be in the way.`
       )
     case 'takenUnread':
-      return (
-        `The service created the job (HTTP ${problem.status}), but its answer could not be read (${wordUnread(problem.unread)}), so its id is not known. ` +
+      return said(
+        `The service created the job (HTTP ${problem.status}), but its answer could not be read (${wordUnread(problem.unread)}), so its id is not known.`,
         "Look it up in the project's dashboard (it is the newest job there) and follow it with the jobId input and no prompt; " +
-        'do not run this again blindly, or a second job will be made.'
+          'do not run this again blindly, or a second job will be made.'
       )
     case 'rateLimited':
-      return (
-        "The service's rate limit was reached (HTTP 429): it allows 100 job creations per project per hour. " +
-        'No job was created; wait before running again, or space out the runs that create jobs.'
+      return said(
+        "The service's rate limit was reached (HTTP 429): it allows 100 job creations per project per hour. No job was created",
+        'wait before running again, or space out the runs that create jobs.',
+        '; '
       )
     case 'failedStatus':
-      return `The service failed while creating the job (HTTP ${problem.status}: ${problem.excerpt}). ${mayExist}`
+      return mayExist(`The service failed while creating the job (HTTP ${problem.status}: ${problem.excerpt}).`)
     case 'refused':
       return problem.status === 400
-        ? `The service rejected the job request (HTTP 400: ${problem.excerpt}). Check the prompt input; no job was created.`
-        : `The service has no project ${projectId} at ${baseUrl} (HTTP 404). Check projectId and baseUrl; no job was created.`
+        ? said(
+            `The service rejected the job request (HTTP 400: ${problem.excerpt}).`,
+            'Check the prompt input; no job was created.'
+          )
+        : said(
+            `The service has no project ${projectId} at ${baseUrl} (HTTP 404).`,
+            'Check projectId and baseUrl; no job was created.'
+          )
     case 'timedOut':
       return problem.written
-        ? `The timeout ran out before the service answered the create. ${mayExist}`
-        : `The timeout ran out before the create could be sent to ${baseUrl}. No job was created; ` +
-            'check that baseUrl is reachable from the runner, or raise the timeout.'
+        ? mayExist('The timeout ran out before the service answered the create.')
+        : said(
+            `The timeout ran out before the create could be sent to ${baseUrl}. No job was created`,
+            'check that baseUrl is reachable from the runner, or raise the timeout.',
+            '; '
+          )
     case 'refusedOnTheRunner':
-      return (
-        `The create was not sent: ${problem.detail}. No job was created. Check the inputs it is made of ` +
-        '(apiKey is svc_ followed by printable ASCII, baseUrl and projectId); sending it again would fail the same way.'
+      return said(
+        `The create was not sent: ${problem.detail}. No job was created.`,
+        'Check the inputs it is made of (apiKey is svc_ followed by printable ASCII, baseUrl and projectId); ' +
+          'sending it again would fail the same way.'
       )
     case 'unreachable':
-      return (
-        `Could not reach the service at ${baseUrl}: ${problem.detail}. No job was created; ` +
-        'check baseUrl, and the proxy settings if the runner uses a proxy.'
+      return said(
+        `Could not reach the service at ${baseUrl}: ${problem.detail}. No job was created`,
+        'check baseUrl, and the proxy settings if the runner uses a proxy.',
+        '; '
       )
     case 'noAnswer':
-      return `Creating the job got no answer from ${baseUrl}: ${problem.detail}. ${mayExist}`
+      return mayExist(`Creating the job got no answer from ${baseUrl}: ${problem.detail}.`)
     default:
-      return `Creating the job failed (${problem.what}). ${mayExist}`
+      return mayExist(`Creating the job failed (${problem.what}).`)
   }
 }
 
-function wordMessageProblem(problem: ServiceProblem, { place: { projectId, baseUrl }, jobId }: ServiceError): string {
+function wordMessageProblem(problem: ServiceProblem, { place: { projectId, baseUrl }, jobId }: ServiceError): Said {
   // The sentence of every failure after which the message may have reached the job: said once here, whole.
-  const mayHaveReached =
-    `The message may or may not have reached job ${jobId}, so it is not sent again: look at the job and its pull ` +
-    'request before running this again, or the agent may do the work twice.'
+  const mayHaveReached = (before: string): Said =>
+    said(
+      `${before} The message may or may not have reached job ${jobId}, so it is not sent again`,
+      'look at the job and its pull request before running this again, or the agent may do the work twice.',
+      ': '
+    )
+  const notReached = `The message did not reach job ${jobId}`
   switch (problem.what) {
     case 'notARecord':
-      return (
+      return mayHaveReached(
         `The service answered the message to job ${jobId} with something that is not ${problem.namedJob !== null ? `its job's record (it names job ${problem.namedJob})` : `a job record${because(problem.fieldProblem)}`} ` +
-        `(HTTP ${problem.status}: ${problem.excerpt}); a proxy may be in the way. ${mayHaveReached}`
+          `(HTTP ${problem.status}: ${problem.excerpt}); a proxy may be in the way.`
       )
     case 'takenUnread':
-      return (
+      return said(
         `The service took the message for job ${jobId} (HTTP ${problem.status}), but its answer could not be read (${wordUnread(problem.unread)}); ` +
-        'following the job.'
+          'following the job.'
       )
     case 'rateLimited':
-      return (
+      return said(
         "The service's rate limit was reached (HTTP 429): it allows 100 job creations and follow-up messages per " +
-        `project per hour, together. The message did not reach job ${jobId}; wait before running again, or space out ` +
-        'the runs that create jobs or send messages.'
+          `project per hour, together. ${notReached}`,
+        'wait before running again, or space out the runs that create jobs or send messages.',
+        '; '
       )
     case 'failedStatus':
-      return `The service failed while taking the message for job ${jobId} (HTTP ${problem.status}: ${problem.excerpt}). ${mayHaveReached}`
+      return mayHaveReached(
+        `The service failed while taking the message for job ${jobId} (HTTP ${problem.status}: ${problem.excerpt}).`
+      )
     case 'refused':
       return problem.status === 404
-        ? `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 404: ${problem.excerpt}): the job is not ` +
-            `in this project, or takes no more messages. Check jobId and projectId. No new job was created.`
-        : `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 400: ${problem.excerpt}): a job that is ` +
-            `archived or failed may take no more messages. No new job was created.`
+        ? said(
+            `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 404: ${problem.excerpt}): the job is not ` +
+              'in this project, or takes no more messages.',
+            'Check jobId and projectId. No new job was created.'
+          )
+        : said(
+            `Job ${jobId} in project ${projectId} refused the follow-up message (HTTP 400: ${problem.excerpt}): a job that is ` +
+              'archived or failed may take no more messages. No new job was created.'
+          )
     case 'timedOut':
       return problem.written
-        ? `The timeout ran out before the service answered the message to job ${jobId}. ${mayHaveReached}`
-        : `The timeout ran out before the message to job ${jobId} could be sent to ${baseUrl}. The message did not reach ` +
-            `job ${jobId}; check that baseUrl is reachable from the runner, or raise the timeout.`
+        ? mayHaveReached(`The timeout ran out before the service answered the message to job ${jobId}.`)
+        : said(
+            `The timeout ran out before the message to job ${jobId} could be sent to ${baseUrl}. ${notReached}`,
+            'check that baseUrl is reachable from the runner, or raise the timeout.',
+            '; '
+          )
     case 'refusedOnTheRunner':
-      return (
-        `The message to job ${jobId} was not sent: ${problem.detail}. The message did not reach job ${jobId}. Check the inputs it ` +
-        'is made of (apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); sending it again would fail the same way.'
+      return said(
+        `The message to job ${jobId} was not sent: ${problem.detail}. ${notReached}.`,
+        'Check the inputs it is made of (apiKey is svc_ followed by printable ASCII, baseUrl, projectId and jobId); ' +
+          'sending it again would fail the same way.'
       )
     case 'unreachable':
-      return (
-        `Could not reach the service at ${baseUrl}: ${problem.detail}. The message did not reach job ${jobId}; ` +
-        'check baseUrl, and the proxy settings if the runner uses a proxy.'
+      return said(
+        `Could not reach the service at ${baseUrl}: ${problem.detail}. ${notReached}`,
+        'check baseUrl, and the proxy settings if the runner uses a proxy.',
+        '; '
       )
     case 'noAnswer':
-      return `Sending the message to job ${jobId} got no answer from ${baseUrl}: ${problem.detail}. ${mayHaveReached}`
+      return mayHaveReached(`Sending the message to job ${jobId} got no answer from ${baseUrl}: ${problem.detail}.`)
     default:
-      return `Sending the message to job ${jobId} failed (${problem.what}). ${mayHaveReached}`
+      return mayHaveReached(`Sending the message to job ${jobId} failed (${problem.what}).`)
   }
 }

@@ -59,6 +59,45 @@ function utf8Bytes(piece: string): number {
   return point < 0x800 ? 2 : point < 0x10000 ? 3 : 4
 }
 
+/**
+ * Text that may hold fenced blocks (a thread's body, quoted for the agent, is one), as one line of
+ * HTML for a quote: each fenced block's lines in a <pre> (its fences left out, its line breaks as
+ * &#10;), every other line break a <br>. A fence still open at the end (the text was cut) closes there.
+ * Never longer in UTF-8 than `oneLineHtml(text, '&#10;')` but for the one closing tag: a fence and
+ * the line break before it take at least as many bytes as the tag that stands for them.
+ */
+export function quotedLinesHtml(text: string): string {
+  const out: string[] = []
+  let fence = ''
+  let lines: string[] = []
+  const flush = (): void => {
+    if (lines.length) out.push(fence ? `<pre>${lines.join('&#10;')}</pre>` : lines.join('<br>'))
+    lines = []
+  }
+  for (const line of text.split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (!fence && marker && !(marker[0] === '`' && line.slice(line.indexOf(marker) + marker.length).includes('`'))) {
+      flush()
+      fence = marker
+    } else if (
+      fence &&
+      marker &&
+      marker[0] === fence[0] &&
+      marker.length >= fence.length &&
+      !line.trim().slice(marker.length)
+    ) {
+      flush()
+      fence = ''
+    } else {
+      lines.push(escapeHtml(line))
+    }
+  }
+  // A fence still open (the text was cut inside it) shows what it holds, if only an empty block.
+  if (fence && !lines.length) lines.push('')
+  flush()
+  return out.join('')
+}
+
 /** The UTF-8 size of text as it will be written. */
 export function byteSize(text: string): number {
   return Buffer.byteLength(text)

@@ -4,7 +4,14 @@ import { log } from '../runtime/log.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { pullRequestName } from '../service/pull-request-link.js'
 import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
-import { byteSize, escapeHtml, oneLineHtml, oneLineHtmlWithin, SUMMARY_MAX_BYTES } from './summary-html.js'
+import {
+  byteSize,
+  escapeHtml,
+  oneLineHtml,
+  oneLineHtmlWithin,
+  quotedLinesHtml,
+  SUMMARY_MAX_BYTES
+} from './summary-html.js'
 import { safeLogLines } from '../safety/neutralise.js'
 import { whatLeavesHtml, type WhatLeaves } from '../prompt/what-leaves.js'
 
@@ -43,19 +50,24 @@ export async function writeSummary({
 }: SummaryDetails): Promise<void> {
   const { job } = outcome
   const verdict = describeEnding(outcome)
-  const source = job?.sourceRepository ? `${job.sourceRepository}${job.sourceRef ? ` @ ${job.sourceRef}` : ''}` : ''
+  // An error's reason is the sentence that says what happened (and, where a write's answer was lost,
+  // that a job or the message may exist): it stands in for the short sentence, and what it says to do
+  // is the next step.
+  const told = outcome.ending === 'error' ? outcome.told : undefined
+  const happened = told?.happened ?? (outcome.ending === 'error' && outcome.reason ? outcome.reason : null)
+  const nextStep = verdict.next ?? told?.next ?? null
+  const sentence = happened ? escapeHtml(happened) : shortSentenceHtml(outcome)
+  // A cell says what the words above it do not: a status the heading or the sentence already says is left out.
+  const saidAbove = `${verdict.heading} ${happened ?? verdict.short}`
+  const status = job && !saysWord(saidAbove, job.status) ? job.status : ''
   const fields: [string, string][] = [
-    ...field('Status', job?.status ?? ''),
+    ...field('Status', status),
     ...field('Model', job?.model ?? ''),
-    ...field('Source', source),
+    ...(job?.sourceRepository ? [['Source', sourceHtml(job.sourceRepository, job.sourceRef)] as [string, string]] : []),
     ...(verdict.followed ? [['Followed for', formatDuration(elapsedMs)] as [string, string]] : [])
   ]
-  // An error's reason is the sentence that says what happened and what to do (and, where a write's
-  // answer was lost, that a job or the message may exist): it stands in for the short sentence.
-  const sentence =
-    outcome.ending === 'error' && outcome.reason ? escapeHtml(outcome.reason) : shortSentenceHtml(outcome)
   const agentDid = pullRequest ? `<p>${escapeHtml(pullRequest.title)} · ${escapeHtml(changeLine(pullRequest))}</p>` : ''
-  const next = verdict.next ? `<p><strong>Next step:</strong> ${escapeHtml(verdict.next)}</p>` : ''
+  const next = nextStep ? `<p><strong>Next step:</strong> ${escapeHtml(nextStep)}</p>` : ''
   const summary = core.summary
     .addHeading(escapeHtml(verdict.heading), 3)
     .addRaw(`<p>${sentence}</p>${agentDid}${next}`, true)
@@ -93,6 +105,27 @@ function field(name: string, value: string): [string, string][] {
   return value ? [[name, escapeHtml(value)]] : []
 }
 
+/** Whether `words` hold `word` as a word of its own, whatever its case. */
+function saysWord(words: string, word: string): boolean {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}($|[^\\p{L}\\p{N}_])`, 'iu').test(words)
+}
+
+/**
+ * The job's source: the repository a link, named by its path on its host (`owner/repo`), and its
+ * branch. A repository the service gave in another shape than an https address of path segments
+ * (letters, digits and . _ - only) is shown as text.
+ */
+function sourceHtml(repository: string, ref: string | null): string {
+  const branch = ref ? ` @ <code>${escapeHtml(ref)}</code>` : ''
+  const link = /^https:\/\/[a-z0-9.-]+(?::\d+)?((?:\/[A-Za-z0-9._-]+)+)\/?$/i.exec(repository)
+  if (!link || link[1].split('/').some((segment) => segment === '.' || segment === '..')) {
+    return `${escapeHtml(repository)}${branch}`
+  }
+  const name = link[1].slice(1).replace(/\.git$/, '')
+  return `<a href="${escapeHtml(repository)}">${escapeHtml(name)}</a>${branch}`
+}
+
 /** The job's fields as one row under their names: a glance, not a form to read down. */
 function fieldsTable(fields: [string, string][]): string {
   const names = fields.map(([name]) => `<th>${name}</th>`).join('')
@@ -126,12 +159,16 @@ const CONTEXT_MIN_BYTES = 2 * 1024
 // The most a block's own words take (tags, label and note), whatever it shows.
 const BLOCK_WORDS_BYTES = 400
 
-/** The prompt folded, as a quote, one line (its line breaks as <br>), within `room` bytes with its line break. */
+/**
+ * The prompt folded, as a quote on one line (its line breaks as <br>, a fenced block in it as a <pre>:
+ * a thread's body is quoted so for the agent, and a reader sees the block, not its fences), within
+ * `room` bytes with its line break. Cut as the longest of its line ends could be, so the quote fits.
+ */
 function promptBlock(prompt: string, room: number, label: string): string {
-  const cut = oneLineHtmlWithin(prompt, '<br>', room - 1 - BLOCK_WORDS_BYTES)
+  const cut = oneLineHtmlWithin(prompt, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
   return (
     `<details><summary>${label} (${number(cut.total)} characters)</summary>` +
-    `<blockquote>${cut.html}</blockquote>${cutNote('prompt', cut)}</details>`
+    `<blockquote>${quotedLinesHtml(prompt.slice(0, cut.shown))}</blockquote>${cutNote('prompt', cut)}</details>`
   )
 }
 
@@ -145,7 +182,7 @@ function contextBlock(context: string, room: number): string {
   const shown = cut.shown < cut.total ? `; the first ${number(cut.shown)} shown` : ''
   return (
     `<details><summary>Context sent after the prompt (${number(cut.total)} characters${shown})</summary>` +
-    `${wrappingBlock(cut.html)}${cutNote('context', cut)}</details>`
+    `${preBlock(cut.html)}${cutNote('context', cut)}</details>`
   )
 }
 
@@ -154,17 +191,17 @@ function exactPromptBlock(sent: string, room: number): string {
   const cut = oneLineHtmlWithin(sent, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
   return (
     `<details open><summary>The exact prompt (not sent)</summary>` +
-    `${wrappingBlock(cut.html)}${cutNote('prompt', cut, 'the log shows it whole')}</details>`
+    `${preBlock(cut.html)}${cutNote('prompt', cut, 'the log shows it whole')}</details>`
   )
 }
 
 /**
- * Text that keeps its line breaks and indentation and wraps its long lines: a code span outside <pre>
- * (GitHub's style keeps its spaces and breaks, and wraps it), where <pre> would cut its lines off at
- * the right of the block.
+ * Text that keeps its line breaks and indentation, in one block: a <pre> (its line breaks written as
+ * &#10;, so that the HTML block stays one line). A code span would keep them too, but GitHub draws
+ * each of its lines as a box of its own, ragged; a long line in the <pre> scrolls, as in a code block.
  */
-function wrappingBlock(html: string): string {
-  return `<p><code>${html}</code></p>`
+function preBlock(html: string): string {
+  return `<pre>${html}</pre>`
 }
 
 /** Where a piece was cut to fit GitHub's limit: what is shown, what is left out. Empty when nothing was cut. */

@@ -5,6 +5,7 @@
 // workflow's author can take (the summary keeps those).
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { RunOutcome } from './run-ending.js'
+import { assertNever } from '../runtime/assert-never.js'
 
 /**
  * What the thread keeps after the ending: `open`, its job still takes the thread's requests (while
@@ -24,11 +25,12 @@ export interface ThreadEnding {
 
 /**
  * The words and the record for the reply once the run has ended (see the file's opening comment);
- * `trigger` is the comment trigger that asks ("/docs").
+ * `trigger` is the comment trigger that asks ("/docs"), `summaryNext` the summary's next step
+ * (describeEnding's), taken where anyone on the thread can take it: where it is a step for the
+ * workflow's author (follow the job with jobId, set an input), the thread gets its own words.
  */
-export function describeThreadEnding(outcome: RunOutcome, trigger: string): ThreadEnding {
+export function describeThreadEnding(outcome: RunOutcome, trigger: string, summaryNext: string | null): ThreadEnding {
   const jobId = outcome.jobId || outcome.job?.id || ''
-  const dashboard = "Look at the job in the project's dashboard"
   const goesToIt =
     `To ask for more, comment \`${trigger} <what to change>\` here: it goes to this job while it works or its ` +
     `pull request is open. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
@@ -43,20 +45,12 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string): Thre
   switch (outcome.ending) {
     case 'final': {
       const { job } = outcome
-      if (job.status === 'failed') return done(`${dashboard} to see what went wrong.`, 'this one failed')
-      if (job.status === 'archived') return done(`${dashboard} to see how far it got.`, 'this one was archived')
-      if (job.prLink) {
-        return open(
-          outcome.followUp
-            ? "Review the pull request's new changes."
-            : 'Review the pull request, and merge it when it is right.'
-        )
-      }
-      if (job.refusedPrLink !== undefined) return done(null, 'this one gave no pull request this action can pass on')
-      return done(
-        `If you expected changes, ${dashboard.charAt(0).toLowerCase()}${dashboard.slice(1)}.`,
-        'this one opened no pull request'
-      )
+      if (job.status === 'failed') return done(summaryNext, 'this one failed')
+      if (job.status === 'archived') return done(summaryNext, 'this one was archived')
+      if (job.prLink) return open(summaryNext)
+      if (job.refusedPrLink !== undefined) return done(summaryNext, 'this one gave no pull request link')
+      // Under requirePr the summary's step is the author's (set requirePr to false): not the thread's.
+      return done(outcome.requirePr ? null : summaryNext, 'this one opened no pull request')
     }
     case 'created':
       return open(null)
@@ -70,7 +64,12 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string): Thre
       return open('Look at the pull request before asking again: the agent may have done the work already.')
     case 'cancelled':
       if (jobId) return open(null)
-      return { next: null, askForMore: `To ask again, comment \`${trigger} <instruction>\` here.`, keeps: null }
+      // A create that may have gone out: the summary's step (look among the project's jobs) is anyone's.
+      return {
+        next: outcome.writeInFlight ? summaryNext : null,
+        askForMore: `To ask again, comment \`${trigger} <instruction>\` here.`,
+        keeps: null
+      }
     case 'error':
       // The reason under the first sentence says what to do; the thread keeps a job the run knew,
       // unless the job refused the message (archived or failed: it takes no more).
@@ -82,5 +81,7 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string): Thre
     case 'dry-run':
     case 'skipped':
       return { next: null, askForMore: null, keeps: null }
+    default:
+      return assertNever(outcome, 'ending')
   }
 }

@@ -1,6 +1,6 @@
 // The stage that talks to the service: sends the prompt where the route says (a create, or a
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
-import { routedGroup, type Route } from '../comment/route.js'
+import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from '../comment/route.js'
 import { groupSendLine, waitedOutReason } from '../report/group-record.js'
 import { sendToGroupJob } from '../service/group-send.js'
 import type { Settings } from '../inputs/settings.js'
@@ -8,7 +8,7 @@ import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
 import type { CommentReplies } from '../report/comment-reply.js'
 import { setJobCreatedOutput, setJobIdOutput } from '../report/outputs.js'
-import { staleLine, type RunOutcome } from '../report/run-ending.js'
+import { staleLine, type NewJobWay, type RunOutcome } from '../report/run-ending.js'
 import { wordRetry, wordServiceFailure } from '../report/service-failure-words.js'
 import { statusLogger } from '../report/status-log.js'
 import type { Deadline } from '../runtime/deadline.js'
@@ -17,6 +17,7 @@ import { followJob } from '../service/follow-job.js'
 import { isFinal, type Job } from '../service/job-record.js'
 import type { JobService, WriteHooks } from '../service/job-service.js'
 import { noSignWindowMs } from '../service/service-policy.js'
+import { assertNever } from '../runtime/assert-never.js'
 import type { JobTracker } from './job-tracker.js'
 
 /** What the stage takes: the earlier stages' values, and the tracker it keeps up to date. */
@@ -43,12 +44,9 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
   if (settings.dryRun || !service) {
     showDryRun(prepared.leaving)
     if (group) log.info(groupSendLine(group, true))
-    const jobId = route.kind === 'create' ? '' : route.jobId
-    return { ending: 'dry-run', job: null, jobId, followUp: route.kind === 'message' }
+    return { ending: 'dry-run', job: null, jobId: routedJobId(route), followUp: messageSource(route) !== null }
   }
-  // The commenter gave no jobId: after a refusal, the way to a new job is a comment.
-  if (route.kind === 'message' && (route.via === 'note' || route.via === 'thread'))
-    tracker.newJobWay = { by: 'comment', trigger: route.trigger }
+  tracker.newJobWay = newJobWayOf(route)
   const logStatus = statusLogger(startedAt)
   const onJob = (job: Job): void => {
     tracker.job = job
@@ -74,9 +72,10 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
  */
 async function sendPrompt(
   service: JobService,
-  { settings, route, prepared, deadline, tracker }: SendAndFollow,
+  stage: SendAndFollow,
   onJob: (job: Job) => void
 ): Promise<'sent' | 'waited-out'> {
+  const { settings, route, prepared, deadline, tracker } = stage
   const hooks: WriteHooks = {
     onRetry: (failure, waitMs, tries) => log.warning(wordRetry(failure, waitMs, tries)),
     onTakenUnread: (failure) => log.warning(wordServiceFailure(failure)),
@@ -92,38 +91,87 @@ async function sendPrompt(
     onJob(job)
     return 'sent'
   }
-  if (route.kind === 'create') return create()
-  if (route.kind === 'message' && route.via === 'group') {
-    const { group, jobId } = route
-    const result = await sendToGroupJob(service, jobId, prepared.sent, {
-      pollIntervalMs: settings.pollIntervalMs,
-      deadline,
-      hooks,
-      onJob,
-      onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
-      onBusy: () => log.info(groupSendLine(group, false, 'busy'))
-    })
-    if (result.kind === 'waited-out') return 'waited-out'
-    if (result.kind === 'create') {
-      log.info(groupSendLine(group, false, result.why))
+  switch (route.kind) {
+    case 'create':
       return create()
-    }
-    setJobIdOutput((tracker.jobId = jobId))
-    tracker.followUp = true
-    deliver(tracker, 'message')
-    log.info(`Sent the follow-up message to job ${jobId}, group ${group.settings.name}'s.`)
-    if (result.job) onJob(result.job)
-    return 'sent'
+    case 'follow':
+      setJobIdOutput((tracker.jobId = route.jobId))
+      return 'sent'
+    case 'message':
+      switch (route.via) {
+        case 'group':
+          return sendToGroup(service, stage, route, { hooks, onJob, create })
+        case 'input':
+        case 'note':
+        case 'thread':
+          break
+        default:
+          return assertNever(route, 'message route')
+      }
+      setJobIdOutput((tracker.jobId = route.jobId))
+      tracker.followUp = true
+      await sendMessage(service, stage, route.jobId, hooks, onJob)
+      return 'sent'
+    default:
+      return assertNever(route, 'route')
   }
-  setJobIdOutput((tracker.jobId = route.jobId))
-  if (route.kind === 'message') {
-    tracker.followUp = true
-    const job = await service.sendMessage(route.jobId, prepared.sent, deadline, hooks)
-    deliver(tracker, 'message')
-    log.info(`Sent the follow-up message to job ${route.jobId}.`)
-    if (job) onJob(job)
+}
+
+/** A follow-up message to the job the route names: sent once (see JobService.write). */
+async function sendMessage(
+  service: JobService,
+  { prepared, deadline, tracker }: SendAndFollow,
+  jobId: string,
+  hooks: WriteHooks,
+  onJob: (job: Job) => void
+): Promise<void> {
+  const job = await service.sendMessage(jobId, prepared.sent, deadline, hooks)
+  deliver(tracker, 'message')
+  log.info(`Sent the follow-up message to job ${jobId}.`)
+  if (job) onJob(job)
+}
+
+/** A message to the group's job, or a new job for the group when that one takes none (see sendToGroupJob). */
+async function sendToGroup(
+  service: JobService,
+  { settings, prepared, deadline, tracker }: SendAndFollow,
+  { group, jobId }: Extract<Route, { via: 'group' }>,
+  { hooks, onJob, create }: { hooks: WriteHooks; onJob: (job: Job) => void; create: () => Promise<'sent'> }
+): Promise<'sent' | 'waited-out'> {
+  const result = await sendToGroupJob(service, jobId, prepared.sent, {
+    pollIntervalMs: settings.pollIntervalMs,
+    deadline,
+    hooks,
+    onJob,
+    onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
+    onBusy: () => log.info(groupSendLine(group, false, 'busy'))
+  })
+  if (result.kind === 'waited-out') return 'waited-out'
+  if (result.kind === 'create') {
+    log.info(groupSendLine(group, false, result.why))
+    return create()
   }
+  setJobIdOutput((tracker.jobId = jobId))
+  tracker.followUp = true
+  deliver(tracker, 'message')
+  log.info(`Sent the follow-up message to job ${jobId}, group ${group.settings.name}'s.`)
+  if (result.job) onJob(result.job)
   return 'sent'
+}
+
+/** After a refused message, the way to a new job: a comment where the commenter gave no jobId. */
+function newJobWayOf(route: Route): NewJobWay | undefined {
+  if (route.kind !== 'message') return undefined
+  switch (route.via) {
+    case 'note':
+    case 'thread':
+      return { by: 'comment', trigger: route.trigger }
+    case 'input':
+    case 'group':
+      return undefined
+    default:
+      return assertNever(route, 'message route')
+  }
 }
 
 /** The service took the create or the message: the jobCreated output says which. */
@@ -146,7 +194,7 @@ async function followToTheEnd(
   if (tracker.job && isFinal(tracker.job.status) && !followUp) {
     return { ending: 'final', job: tracker.job, jobId, followUp, requirePr: settings.requirePr }
   }
-  if (!settings.wait && route.kind !== 'follow') return { ending: 'created', ...tracker.knownJob() }
+  if (!settings.wait && !followsWhateverWait(route)) return { ending: 'created', ...tracker.knownJob() }
   const windowMs = noSignWindowMs(settings.pollIntervalMs)
   const result = await followJob(service, jobId, tracker.job, {
     pollIntervalMs: settings.pollIntervalMs,

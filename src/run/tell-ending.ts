@@ -7,8 +7,8 @@ import { recordGroupRun, type GroupStatusComment } from '../report/group-record.
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
-import { describeEnding, wordNewJobWay, type RunOutcome } from '../report/run-ending.js'
-import { wordServiceFailure } from '../report/service-failure-words.js'
+import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../report/run-ending.js'
+import { wordServiceFailure, wordServiceFailureParts } from '../report/service-failure-words.js'
 import { writeSummary } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
@@ -39,7 +39,11 @@ export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
   // A refused message: the service's failure says what happened; how to start a new job instead
   // depends on how the run named the job, which the ending knows.
   const newJob = failure === 'refused' && known.followUp ? ` ${wordNewJobWay(known.newJobWay ?? { by: 'input' })}` : ''
-  return { ending: 'error', ...known, reason: `${wordServiceFailure(error)}${newJob}`, failure }
+  // What to do is the summary's next step: the service's failure's own, then the way to a new job.
+  const parts = wordServiceFailureParts(error)
+  const next = [parts.next, newJob.trim()].filter(Boolean).join(' ')
+  const told = next ? { told: { happened: parts.happened, next } } : {}
+  return { ending: 'error', ...known, reason: `${wordServiceFailure(error)}${newJob}`, failure, ...told }
 }
 
 /** What the ending is told with, however far the run got. */
@@ -97,7 +101,7 @@ export async function tellEnding({
     )
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =
-      outcome.ending !== 'skipped' &&
+      writesSummary(outcome) &&
       pullRequest.then((shown) =>
         writeSummary({
           outcome,

@@ -142,9 +142,7 @@ describe('a trusted comment', () => {
     )
     // The summary shows the prompt as given, and the context sent with it, folded.
     expect(run.summary).toContain('<blockquote>explain the retry policy in the FAQ</blockquote>')
-    expect(run.summary).toMatch(
-      /<details><summary>Context sent after the prompt \([\d,]+ characters\)<\/summary><p><code>/
-    )
+    expect(run.summary).toMatch(/<details><summary>Context sent after the prompt \([\d,]+ characters\)<\/summary><pre>/)
     expect(run.summary).toContain('Event: @octo-maintainer asked this in a comment on issue #12')
   })
 

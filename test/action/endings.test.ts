@@ -77,7 +77,9 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
     expect(heading(run.summary)).toBe('❌ Failed')
     expect(asText(sentence(run.summary))).toBe(`Job ${job} failed: the agent hit an unrecoverable error.`)
     expect(nextStep(run.summary)).toMatch(/Next step: Look at the job in the project's dashboard, then run again/)
-    expect(rows(run.summary)).toContainEqual(['Status', 'failed'])
+    // The heading says the status: no cell says it again.
+    expect(rows(run.summary).map(([field]) => field)).not.toContain('Status')
+    expect(rows(run.summary)).toContainEqual(['Model', 'docs-agent-large'])
   })
 
   it('a timeout: "Timed out", the job, and to follow it again with jobId and no prompt', async (test) => {
@@ -110,14 +112,16 @@ describe.concurrent('the summary of each ending leads with the verdict', () => {
     expect(nextStep(run.summary)).toContain("run this action with the job's id as jobId and no prompt")
   })
 
-  it('a key the service refuses (401): a short summary saying so, and that no job was created', async (test) => {
+  it('a key the service refuses (401): a short summary saying so, no job created, and the next step', async (test) => {
     const service = await standIn(test)
     const run = await runAction({ inputs: inputsFor(service, { apiKey: 'svc_not_the_key' }) })
 
     expect(run.code).toBe(1)
     expect(service.jobs.size).toBe(0)
     expect(heading(run.summary)).toBe('❌ Failed: nothing was created')
-    expect(nextStep(run.summary)).toMatch(/HTTP 401/)
+    // What happened under the heading, and what to do under "Next step", as every other ending.
+    expect(asText(sentence(run.summary))).toBe('The service rejected the API key (HTTP 401): it is expired or unknown.')
+    expect(nextStep(run.summary)).toMatch(/Next step: Check the repository secret passed as apiKey; a new key can be/)
     // No table: a run with no job has no field to show, and nothing repeats the heading.
     expect(run.summary).not.toContain('<table>')
     expect(run.summary).not.toContain('svc_not_the_key')

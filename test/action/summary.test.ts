@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction } from '../support/run-action.js'
 import {
   changedFile,
+  issuesEvent,
   pullRequestEvent,
   pushEvent,
   removeEventFiles,
@@ -52,9 +53,11 @@ function blocksOf(summary: string): { html: string[]; markdown: string[] } {
   return { html, markdown }
 }
 
-/** The text inside each code block and <blockquote>: where outside text belongs, escaped. */
+/** The text inside each code span, <pre> and <blockquote>: where outside text belongs, escaped. */
 function quotedParts(html: string): string[] {
-  return [...html.matchAll(/<code>([\s\S]*?)<\/code>|<blockquote>([\s\S]*?)<\/blockquote>/g)].map((m) => m[1] ?? m[2])
+  return [
+    ...html.matchAll(/<code>([\s\S]*?)<\/code>|<pre>([\s\S]*?)<\/pre>|<blockquote>([\s\S]*?)<\/blockquote>/g)
+  ].map((m) => m[1] ?? m[2] ?? m[3])
 }
 
 describe('the job summary', () => {
@@ -81,7 +84,7 @@ describe('the job summary', () => {
     const details = html.find((block) => block.includes('<details>'))
     expect(details).toBeDefined()
     // The block that opens the <details> closes it too: no blank line ended it halfway through.
-    expect(details).toMatch(/<details>[\s\S]*<\/code>[\s\S]*<\/details>/)
+    expect(details).toMatch(/<details>[\s\S]*<\/pre>[\s\S]*<\/details>/)
     for (const block of html) {
       const parts = quotedParts(block)
       // Inside code blocks and <blockquote>, nothing of it is a tag (but the <br> the prompt's line breaks become).
@@ -126,9 +129,7 @@ describe('the job summary', () => {
     const job = run.outputs.jobId
     expect(run.summary.indexOf(job)).toBeLessThan(run.summary.indexOf('<table>'))
     expect(run.summary.indexOf('<table>')).toBeLessThan(run.summary.indexOf('<blockquote>'))
-    expect(run.summary).toMatch(
-      /<table><tr><th>Status<\/th>.*<th>Followed for<\/th><\/tr><tr><td>completed<\/td>.*<\/table>/
-    )
+    expect(run.summary).toMatch(/<table><tr><th>Model<\/th>.*<th>Followed for<\/th><\/tr><tr><td>.*<\/table>/)
     expect(run.summary).toContain('詳しく説明してください。</blockquote>')
     expect(run.summary).toMatch(
       /<summary>Context sent after the prompt \([\d,]+ characters; the first [\d,]+ shown\)<\/summary>/
@@ -136,6 +137,35 @@ describe('the job summary', () => {
     expect(run.summary).toMatch(
       /The context is cut here to keep this summary within GitHub's 1 MiB: [\d,]+ of its [\d,]+ characters are left out/
     )
-    expect(run.summary).toMatch(/<\/code><\/p>.*<\/details>\n$/)
+    expect(run.summary).toMatch(/<\/pre>.*<\/details>\n$/)
+  })
+
+  it("shows an issue's request as a quote, its body a block that keeps its lines, without the fences the agent reads", async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ permissions: { 'octo-maintainer': 'triage' } })
+    const body = 'Nobody knows how often `fetch` retries.\n```\nclose the fence\n```\n  indented <b>line</b>'
+    const run = await runAction({
+      inputs: inputsFor(service, { githubToken: TOKEN, context: 'none', prompt: '' }),
+      env: runnerEnvironment(github, 'issues', issuesEvent({ title: 'Retries', body }))
+    })
+
+    expect(run.code).toBe(0)
+    // The agent reads the body fenced, with a fence its own cannot close.
+    expect(JSON.parse(service.requestsOf('POST')[0].body).prompt).toContain('Body:\n````text\n')
+    const quote = /<summary>Prompt \([\d,]+ characters\)<\/summary><blockquote>(.*?)<\/blockquote>/.exec(
+      run.summary
+    )?.[1]
+    expect(quote).toMatch(
+      /^The issue #12 \(.*\) asks for documentation\..*<br><br>Title: &#34;Retries&#34;<br><br>Body:<pre>/
+    )
+    // The body whole in one <pre>, its line breaks kept, its own ``` lines as text; no fence of the quote's own.
+    const pre = /<pre>(.*?)<\/pre>/.exec(quote ?? '')?.[1]
+    expect(pre).toBe(
+      'Nobody knows how often &#96;fetch&#96; retries.&#10;&#96;&#96;&#96;&#10;close the fence&#10;&#96;&#96;&#96;&#10;  indented &#60;b&#62;line&#60;/b&#62;'.replace(
+        /&#96;/g,
+        '`'
+      )
+    )
+    expect(quote?.replace(pre ?? '', '')).not.toMatch(/```|~~~/)
   })
 })

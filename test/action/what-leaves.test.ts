@@ -269,7 +269,7 @@ describe('dryRun', () => {
     )
     expect(result.summary).toContain('The exact prompt (not sent)')
     // The exact prompt is one line of HTML inside its block (a blank line would end the HTML block).
-    expect(result.summary).toMatch(new RegExp(`<code>${PROMPT.replace('.', '\\.')}&#10;&#10;[^\n]*</code>`))
+    expect(result.summary).toMatch(new RegExp(`<pre>${PROMPT.replace('.', '\\.')}&#10;&#10;[^\n]*</pre>`))
     expect(result.summary).toContain('<summary>What would leave the repository</summary><ul><li>Would be sent: ')
     expect(result.summary).toContain('<h3>🧪 Dry run: the prompt, not sent</h3>')
     for (const value of Object.values(PLANTED)) expect(withoutMaskCommands(result.all)).not.toContain(value)

@@ -48,10 +48,10 @@ describe('the verdict: the heading names no job (the sentence under it does), a 
       'set requirePr to false if a run without changes is fine'
     ],
     [
-      'a refused link (its sentence says where to look)',
+      'a refused link (where to look is the next step)',
       { ending: 'final', job: job('completed', null, { refusedPrLink: 'x' }), jobId: 'job_7' },
       '⚠️ Completed: no pull request link',
-      null
+      "Look at the job in the project's dashboard."
     ],
     [
       'failed',
@@ -78,10 +78,10 @@ describe('the verdict: the heading names no job (the sentence under it does), a 
       `To follow it again, ${FOLLOW}.`
     ],
     [
-      'cancelled mid-create (its sentence says where to look)',
+      'cancelled mid-create (where to look is the next step)',
       { ending: 'cancelled', job: null, jobId: '', writeInFlight: true },
       '🛑 Cancelled: a job may have been created',
-      null
+      "If it was, it keeps running on the service: look for it among the project's newest jobs before asking again."
     ],
     [
       'cancelled before a job',

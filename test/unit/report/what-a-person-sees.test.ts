@@ -11,7 +11,7 @@ import type { PullRequestDetails } from '../../../src/github/pull-request-detail
 import type { WhatLeaves } from '../../../src/prompt/what-leaves.js'
 import { writeOutcomeReply } from '../../../src/report/comment-reply.js'
 import { describeThreadEnding } from '../../../src/report/thread-words.js'
-import type { RunOutcome } from '../../../src/report/run-ending.js'
+import { describeEnding, type RunOutcome } from '../../../src/report/run-ending.js'
 import { writeSummary } from '../../../src/report/summary.js'
 import type { Job } from '../../../src/service/job-record.js'
 import { addressesRepeated, phrasesSaidTwice, timesShown, visibleText } from '../../support/reading-checks.js'
@@ -71,6 +71,8 @@ const ENDINGS: {
   name: string
   outcome: RunOutcome
   next: RegExp | null
+  /** The reply's next step, where it is not the summary's (a step for the workflow's author stays off the thread). */
+  replyNext?: RegExp | null
   pullRequest?: PullRequestDetails
   leaving?: WhatLeaves
 }[] = [
@@ -117,10 +119,15 @@ const ENDINGS: {
       job: null,
       jobId: '',
       reason:
-        "The service rejected the API key (HTTP 401): it is expired or unknown. Check the repository secret passed as apiKey; a new key can be generated on the API keys page of the project's dashboard."
+        "The service rejected the API key (HTTP 401): it is expired or unknown. Check the repository secret passed as apiKey; a new key can be generated on the API keys page of the project's dashboard.",
+      told: {
+        happened: 'The service rejected the API key (HTTP 401): it is expired or unknown.',
+        next: "Check the repository secret passed as apiKey; a new key can be generated on the API keys page of the project's dashboard."
+      }
     },
     leaving: leaving({ wasSent: false }),
-    next: null
+    next: /^Check the repository secret passed as apiKey; a new key/,
+    replyNext: null
   },
   {
     name: 'a dry run',
@@ -190,8 +197,16 @@ describe.each(ENDINGS)('$name', (ending) => {
       expect(summary).toContain(`<a href="${PR}">octo-org/docs-site#57</a>`)
     }
     expect(summary).not.toMatch(/<td>\s*<\/td>/)
-    // Long lines wrap: no <pre>, whose lines GitHub cuts off at the right of the block.
-    expect(summary).not.toContain('<pre')
+    // The context (or a dry run's exact prompt) is one block that keeps its lines, not a code span per line.
+    const blocks = [...summary.matchAll(/<pre>(.*?)<\/pre>/g)].map(([, inner]) => visibleText(inner))
+    expect(blocks).toEqual([ending.leaving?.dryRun ? `${PROMPT}\n\n${CONTEXT}` : CONTEXT])
+    expect(summary).not.toMatch(/<code>[^<]*&#10;/)
+    // The source repository is a link, named as its host names it; no cell repeats what the heading says.
+    if (ending.outcome.job)
+      expect(summary).toContain(`<td><a href="${REPO}">octo-org/docs-site</a> @ <code>main</code></td>`)
+    const heading = visibleText(/<h3>(.*?)<\/h3>/.exec(summary)?.[1] ?? '').toLowerCase()
+    for (const cell of summary.matchAll(/<td>(.*?)<\/td>/g))
+      expect(heading).not.toContain(visibleText(cell[1]).toLowerCase())
   })
 
   it('its summary: a next step that fits the verdict, or none where the sentence says what to do', async () => {
@@ -211,8 +226,9 @@ describe.each(ENDINGS)('$name', (ending) => {
       expect(reply).toContain('octo-org/docs-site#57')
       expect(reply).not.toContain(PR)
     }
-    // The step a person on the thread can take, never one only the workflow's author can (the summary keeps those).
-    const { next } = describeThreadEnding(ending.outcome, '/docs')
+    // The step a person on the thread can take (report/thread-words.ts), never one only the
+    // workflow's author can take: the summary keeps those.
+    const { next } = describeThreadEnding(ending.outcome, '/docs', describeEnding(ending.outcome).next)
     if (next) expect(reply).toContain(`\n\n${next}\n\n`)
     expect(reply).not.toMatch(/run this action|Set dryRun|jobId/)
   })
