@@ -1,8 +1,10 @@
+import { readRunner } from './github/runner.js'
 import { maskSecrets } from './inputs/settings.js'
 import { followOneJob } from './modes/follow-one-job.js'
 import { assertNever } from './runtime/assert-never.js'
 
-// The run: the key masked before anything can print it, then the mode this run is. A mode is one
+// The run: the key masked before anything can print it, the runner's environment and event file read
+// once (every stage takes that value), then the mode this run is. A mode is one
 // small file in src/modes/ telling its story over the shared stages of src/run/ (as actions/cache's
 // restoreOnly.ts over restoreImpl.ts): a new mode is a member of Mode, its case below, and its file.
 
@@ -12,10 +14,11 @@ export type Mode = 'follow'
 export async function run(): Promise<void> {
   const startedAt = Date.now()
   maskSecrets()
+  const start = { startedAt, runner: readRunner(process.env), env: process.env }
   const mode = chooseMode()
   switch (mode) {
     case 'follow':
-      return followOneJob(startedAt)
+      return followOneJob(start)
     default:
       return assertNever(mode, 'mode')
   }

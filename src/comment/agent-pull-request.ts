@@ -18,6 +18,7 @@ import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
 import { isJobId, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
+import type { Runner } from '../github/runner.js'
 
 /** What a note's signature covers besides the job: where the note is, and for which project. */
 export interface NotePlace {
@@ -140,14 +141,14 @@ export async function findAgentJob(
   comment: TriggeringComment,
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<string> {
   const { githubToken: token } = settings
   if (!token || comment.thread.kind !== 'pull request') return ''
   const [owner, repo] = comment.repository.split('/')
   const pr = { owner, repo, number: comment.thread.number }
-  const place = findNotePlace(pr, settings, env)
-  const reader = openReader(token, signal, env)
+  const place = findNotePlace(pr, settings, runner)
+  const reader = openReader(token, signal, runner)
   if (!reader || !place) return ''
   try {
     const notes = await readNotesOn(reader, pr, settings, place)
@@ -217,10 +218,10 @@ export async function readNotesOn(
 export function findNotePlace(
   pr: PullRequestRef,
   { projectId }: Pick<Settings, 'projectId'>,
-  env: NodeJS.ProcessEnv
+  runner: Runner
 ): NotePlace | null {
   try {
-    return { host: new URL(env.GITHUB_SERVER_URL || 'https://github.com').host, pr, projectId }
+    return { host: new URL(runner.serverUrl).host, pr, projectId }
   } catch {
     return null
   }
@@ -247,6 +248,6 @@ export function sameText(given: string, expected: string): boolean {
 }
 
 /** A reader of GitHub's API within the agent's pull request's limits; null when GITHUB_API_URL is unusable. */
-export function openReader(token: string, signal: AbortSignal, env: NodeJS.ProcessEnv): GitHubReader | null {
-  return openGitHubReader(env.GITHUB_API_URL, token, LIMITS, signal)
+export function openReader(token: string, signal: AbortSignal, runner: Runner): GitHubReader | null {
+  return openGitHubReader(runner.apiUrl, token, LIMITS, signal)
 }

@@ -9,7 +9,6 @@
 // the mark: the last commit whose changes the group's job was given. So a copied label or marker,
 // another project's, or another group's, routes nothing, and the mark cannot be moved without the key.
 import { createHmac } from 'node:crypto'
-import { readEventPayload } from '../github/event.js'
 import { asArray, asObject, count, sha, text } from '../github/json-shape.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { openGitHubReader } from '../github/reader.js'
@@ -22,6 +21,7 @@ import { log } from '../runtime/log.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
 import { decodeId, encodeId, findNotePlace, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import type { Runner } from '../github/runner.js'
 
 const GROUP_VERSION = 'docs-agent-group-v1'
 /** The group marker: group, job id (both percent-encoded), the mark (a commit id, or `-`), the signature. */
@@ -137,14 +137,14 @@ export function withGroupMarker(body: string, group: string, marker: string): st
  * The commit whose changes this run tells of: a push's `after`, a pull request's head, or the run's
  * commit (GITHUB_SHA). It becomes the group's mark once the prompt is delivered.
  */
-export function coveredCommit(env: NodeJS.ProcessEnv = process.env): string {
-  const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
-  const event = env.GITHUB_EVENT_NAME ?? ''
-  if (event === 'push') return sha(payload.after) || sha(env.GITHUB_SHA)
+export function coveredCommit(runner: Runner): string {
+  const payload = asObject(runner.payload)
+  const event = runner.eventName
+  if (event === 'push') return sha(payload.after) || sha(runner.sha)
   if (event === 'pull_request' || event === 'pull_request_target') {
-    return sha(asObject(asObject(payload.pull_request).head).sha) || sha(env.GITHUB_SHA)
+    return sha(asObject(asObject(payload.pull_request).head).sha) || sha(runner.sha)
   }
-  return sha(env.GITHUB_SHA)
+  return sha(runner.sha)
 }
 
 /**
@@ -158,12 +158,12 @@ export async function findGroupPullRequest(
   group: string,
   repository: string,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<GroupLookup> {
   const what = `the open pull requests labelled ${groupLabel(group)} in ${repository}`
   if (!settings.githubToken)
     return { kind: 'unreadable', failure: new ReadFailure('no-token', what, 'pull-requests: read') }
-  const reader = openGitHubReader(env.GITHUB_API_URL, settings.githubToken, LIMITS, signal)
+  const reader = openGitHubReader(runner.apiUrl, settings.githubToken, LIMITS, signal)
   if (!reader) return { kind: 'unreadable', failure: new ReadFailure('unreachable', what, 'pull-requests: read') }
   const [owner, repo] = repository.split('/')
   const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
@@ -181,10 +181,10 @@ export async function findGroupPullRequest(
       // The issues API lists issues too: only a pull request can be the group's.
       if (number === undefined || number === 0 || !('pull_request' in entry)) continue
       const pr = { owner, repo, number }
-      const place = findNotePlace(pr, settings, env)
+      const place = findNotePlace(pr, settings, runner)
       if (!place) continue
       const found = await groupMarkerOn(reader, pr, settings, place, group)
-      if (found) return { kind: 'found', found: { ...found, pr, url: pullUrl(pr, env) } }
+      if (found) return { kind: 'found', found: { ...found, pr, url: pullUrl(pr, runner) } }
       unverified.push(number)
     }
     return { kind: 'none', unverified }
@@ -224,9 +224,8 @@ async function groupMarkerOn(
 }
 
 /** A pull request's page on the GitHub the workflow runs on. */
-export function pullUrl(pr: PullRequestRef, env: NodeJS.ProcessEnv = process.env): string {
-  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')
-  return `${server}/${pr.owner}/${pr.repo}/pull/${pr.number}`
+export function pullUrl(pr: PullRequestRef, { serverUrl }: Pick<Runner, 'serverUrl'>): string {
+  return `${serverUrl}/${pr.owner}/${pr.repo}/pull/${pr.number}`
 }
 
 /** A run's group as the stages found it: its settings, its pull request (or why none), the commit it covers. */
@@ -245,9 +244,9 @@ export async function lookUpGroup(
   group: GroupSettings,
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<GroupRun> {
-  const lookup = await findGroupPullRequest(settings, group.name, group.repository, signal, env)
+  const lookup = await findGroupPullRequest(settings, group.name, group.repository, signal, runner)
   const { name, repository } = group
   switch (lookup.kind) {
     case 'found': {
@@ -283,7 +282,7 @@ export async function lookUpGroup(
           `so that the group's runs share one pull request.`
       )
   }
-  return { settings: group, lookup, mark: coveredCommit(env) }
+  return { settings: group, lookup, mark: coveredCommit(runner) }
 }
 
 /** The code pull request a `pull_request` event is about, and whether it was closed (merged or not). */
@@ -294,13 +293,13 @@ export interface CodePullRequest {
 }
 
 /** The event's pull request, when the run is for a `pull_request` (or `pull_request_target`) event. */
-export function codePullRequestOf(env: NodeJS.ProcessEnv = process.env): CodePullRequest | null {
-  const event = env.GITHUB_EVENT_NAME ?? ''
+export function codePullRequestOf(runner: Runner): CodePullRequest | null {
+  const event = runner.eventName
   if (event !== 'pull_request' && event !== 'pull_request_target') return null
-  const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
+  const payload = asObject(runner.payload)
   const pull = asObject(payload.pull_request)
   const number = count(pull.number) ?? count(payload.number)
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/')
+  const [owner, repo] = runner.repository.split('/')
   if (!number || !owner || !repo) return null
   return { pr: { owner, repo, number }, closed: payload.action === 'closed', merged: pull.merged === true }
 }

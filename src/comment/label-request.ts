@@ -16,6 +16,7 @@ import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
 import { cutShort, fenced, quoted } from '../safety/quote-for-agent.js'
 import type { CommentRequest, TriggeringComment } from './trigger.js'
+import type { Runner } from '../github/runner.js'
 
 /** The most of a thread's body the prompt quotes: GitHub allows 65,536 characters. */
 const BODY_MAX = 20_000
@@ -46,17 +47,16 @@ export interface LabelRules extends CommentSettings {
 /** Reads the run's label event and decides whether it starts a job. */
 export function readLabelRequest(
   settings: CommentSettings,
-  payload: unknown,
+  runner: Runner,
   token: string,
-  signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  signal: AbortSignal
 ): Promise<CommentRequest> {
-  return decideLabel(payload, {
+  return decideLabel(runner.payload, {
     ...settings,
-    serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
-    repository: env.GITHUB_REPOSITORY || undefined,
-    eventName: env.GITHUB_EVENT_NAME ?? '',
-    labeller: (who, repository) => readLabeller(who, repository, token, signal, env)
+    serverUrl: runner.serverUrl,
+    repository: runner.repository || undefined,
+    eventName: runner.eventName,
+    labeller: (who, repository) => readLabeller(who, repository, token, signal, runner)
   })
 }
 
@@ -156,11 +156,11 @@ export async function readLabeller(
   repository: string,
   token: string,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv
+  runner: Runner
 ): Promise<Labeller> {
   if (!login(who)) return { unknown: 'the event does not name them.' }
   if (!token) return { unknown: `${Input.githubToken} is empty, so their permission cannot be read.` }
-  const reader = openGitHubReader(env.GITHUB_API_URL, token, LIMITS, signal)
+  const reader = openGitHubReader(runner.apiUrl, token, LIMITS, signal)
   if (!reader) return { unknown: 'GITHUB_API_URL is not an address the action can use.' }
   const [owner, repo] = repository.split('/')
   const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/collaborators/${encodeURIComponent(who)}/permission`

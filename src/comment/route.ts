@@ -2,6 +2,7 @@
 // to a job, and how that job was named. The stages after it take this value and never change it.
 import type { Settings } from '../inputs/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
+import type { Runner } from '../github/runner.js'
 import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-job.js'
 import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
@@ -26,6 +27,13 @@ export type Route =
   | { kind: 'message'; jobId: string; via: 'thread'; trigger: string }
   | { kind: 'message'; jobId: string; via: 'group'; group: GroupRun; found: GroupPullRequest }
 
+/** What deciding reads with: the runner, the run's bound, and the service's read of a job (null in a dry run). */
+export interface RouteReads {
+  runner: Runner
+  signal: AbortSignal
+  readJob: ReadJob | null
+}
+
 /** A comment that asked: where it was written, and whether it asked for a new job (`--new`). */
 export interface RouteAsk {
   comment: TriggeringComment
@@ -44,8 +52,7 @@ export interface RouteAsk {
 export async function decideRoute(
   settings: Settings,
   ask: RouteAsk | null,
-  signal: AbortSignal,
-  readJob: ReadJob | null = null
+  { runner, signal, readJob }: RouteReads
 ): Promise<Route> {
   if (settings.jobId) {
     return settings.prompt
@@ -54,11 +61,11 @@ export async function decideRoute(
   }
   if (ask) {
     if (ask.fresh) return { kind: 'create' }
-    const found = await findThreadJob(ask.comment, settings, readJob, signal)
+    const found = await findThreadJob(ask.comment, settings, readJob, signal, runner)
     return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
   }
   if (!settings.group) return { kind: 'create' }
-  const group = await lookUpGroup(settings.group, settings, signal)
+  const group = await lookUpGroup(settings.group, settings, signal, runner)
   if (group.lookup.kind !== 'found') return { kind: 'create', group }
   const { found } = group.lookup
   return { kind: 'message', jobId: found.jobId, via: 'group', group, found }

@@ -10,6 +10,7 @@ import { asObject, count, sha, text } from '../github/json-shape.js'
 import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } from '../github/comment-pages.js'
 import type { GitHubReader } from '../github/reader.js'
 import type { Settings } from '../inputs/settings.js'
+import type { Runner } from '../github/runner.js'
 import { isJobId } from '../safety/job-id.js'
 import { sameText } from './agent-pull-request.js'
 
@@ -22,8 +23,9 @@ export type RecordKind = 'thread' | 'index' | 'group'
  */
 export type RecordState = 'open' | 'final' | 'queued'
 
-/** The record's payload (version 1). Fields a reader does not know are dropped. */
+/** The record's payload (version 1). Fields a reader does not know are kept as written. */
 export interface RecordPayload {
+  [field: string]: unknown
   /** The job ('' only while `queued`). */
   job: string
   state: RecordState
@@ -172,26 +174,31 @@ function decodePayload(encoded: string): RecordPayload | null {
   const state = STATES.find((s) => s === raw.state)
   const job = text(raw.job)
   if (raw.v !== 1 || !state || (job === '' ? state !== 'queued' : !isJobId(job))) return null
-  const record: RecordPayload = { job, state, created: text(raw.created) }
+  // Fields this version does not read are kept as written (the signature covers them): a record
+  // another part of the action writes may carry more.
+  const { v: _version, ...rest } = raw
+  const record: RecordPayload = { ...rest, job, state, created: text(raw.created) }
+  delete record.thread
+  delete record.commit
+  for (const field of ['group', 'mark', 'prompt', 'asked'] as const) {
+    if (typeof record[field] !== 'string') delete record[field]
+  }
   const thread = asObject(raw.thread)
   const number = count(thread.number)
   const comment = count(thread.comment)
-  if (number !== undefined && comment !== undefined) record.thread = { number, comment }
-  for (const field of ['group', 'mark', 'prompt', 'asked'] as const) {
-    if (typeof raw[field] === 'string') record[field] = raw[field]
-  }
+  if (number !== undefined && comment !== undefined) record.thread = { ...thread, number, comment }
   if (sha(raw.commit)) record.commit = sha(raw.commit)
   return record
 }
 
-/** Where a record is, for its signature: null when this GitHub's address (GITHUB_SERVER_URL) cannot be read. */
+/** Where a record is, for its signature: null when this GitHub's address (the runner's server URL) cannot be read. */
 export function findRecordPlace(
   thread: ThreadRef,
   { projectId }: Pick<Settings, 'projectId'>,
-  env: NodeJS.ProcessEnv = process.env
+  { serverUrl }: Pick<Runner, 'serverUrl'>
 ): RecordPlace | null {
   try {
-    return { host: new URL(env.GITHUB_SERVER_URL || 'https://github.com').host, thread, projectId }
+    return { host: new URL(serverUrl).host, thread, projectId }
   } catch {
     return null
   }

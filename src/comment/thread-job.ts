@@ -21,6 +21,7 @@ import { log } from '../runtime/log.js'
 import { findNotePlace, parsePullRequestLink, readMarkedJobs } from './agent-pull-request.js'
 import { findRecordPlace, readRecords, type RecordState } from './signed-record.js'
 import type { TriggeringComment } from './trigger.js'
+import type { Runner } from '../github/runner.js'
 
 /** What the routing needs to know of a job: the service is a later layer, so main.ts hands the read down. */
 export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: string; prLink: string | null }>
@@ -53,11 +54,11 @@ export async function readThreadRecord(
   reader: GitHubReader,
   request: TriggeringComment,
   settings: Pick<Settings, 'apiKey' | 'projectId'>,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<ThreadRecordRead> {
   const thread = threadOf(request)
-  const notePlace = findNotePlace(thread, settings, env)
-  const recordPlace = findRecordPlace(thread, settings, env)
+  const notePlace = findNotePlace(thread, settings, runner)
+  const recordPlace = findRecordPlace(thread, settings, runner)
   const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true }
   if (!notePlace || !recordPlace) return read
   const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
@@ -90,15 +91,15 @@ export async function findThreadJob(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger' | 'timeoutMs'>,
   readJob: ReadJob | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<{ jobId: string; via: 'note' | 'thread' } | null> {
-  const reader = openThreadReader(settings, signal, env)
+  const reader = openThreadReader(settings, signal, runner)
   if (!reader) return null
   const thread = threadOf(request)
   const where = `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${thread.number}`
   const trigger = settings.noteTrigger
   try {
-    const found = await readThreadRecord(reader, request, settings, env)
+    const found = await readThreadRecord(reader, request, settings, runner)
     const { jobId } = found
     if (!jobId) {
       if (found.unverified > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
@@ -111,7 +112,7 @@ export async function findThreadJob(
       )
       return null
     }
-    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, env)
+    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, runner)
     if (kept === 'own pull request') {
       log.info(
         `Pull request #${thread.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
@@ -169,12 +170,12 @@ export async function findRepeatedAsk(
   asked: string,
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs'>,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<string> {
-  const reader = openThreadReader(settings, signal, env)
+  const reader = openThreadReader(settings, signal, runner)
   if (!reader) return ''
   try {
-    const found = await readThreadRecord(reader, request, settings, env)
+    const found = await readThreadRecord(reader, request, settings, runner)
     return found.jobId && found.asked === asked ? found.jobId : ''
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
@@ -192,7 +193,7 @@ function threadReadMs(timeoutMs: number): number {
 function openThreadReader(
   { githubToken, timeoutMs }: Pick<Settings, 'githubToken' | 'timeoutMs'>,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv
+  runner: Runner
 ): GitHubReader | null {
   if (!githubToken) return null
   const totalMs = threadReadMs(timeoutMs)
@@ -203,7 +204,7 @@ function openThreadReader(
     requestMs: Math.min(THREAD_READS.requestMs, totalMs),
     maxBodyBytes: 8 * 1024 * 1024
   }
-  return openGitHubReader(env.GITHUB_API_URL, githubToken, limits, signal)
+  return openGitHubReader(runner.apiUrl, githubToken, limits, signal)
 }
 
 function threadOf(request: TriggeringComment): ThreadRef {
@@ -222,7 +223,7 @@ async function stillTakesMessages(
   reader: GitHubReader,
   readJob: ReadJob | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv
+  runner: Runner
 ): Promise<'yes' | 'own pull request' | string> {
   if (!readJob) return 'yes'
   let job: { status: string; prLink: string | null }
@@ -231,7 +232,7 @@ async function stillTakesMessages(
   } catch {
     return 'yes'
   }
-  const pr = job.prLink ? parsePullRequestLink(job.prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
+  const pr = job.prLink ? parsePullRequestLink(job.prLink, runner.serverUrl) : null
   if (pr && samePullRequest(pr, thread)) return 'own pull request'
   if (ENDED.has(job.status)) return `but that job is ${job.status} and takes no more messages`
   if (!pr) return 'yes'

@@ -1,4 +1,5 @@
-import { COMMENT_EVENTS, isCommentEvent, loadEventPayload } from '../github/event.js'
+import { COMMENT_EVENTS, isCommentEvent } from '../github/event.js'
+import type { Runner } from '../github/runner.js'
 import { asObject, text } from '../github/json-shape.js'
 import { FRESH_FLAG, type CommentSettings } from '../inputs/comment-settings.js'
 import { Input } from '../inputs/action-names.js'
@@ -59,13 +60,13 @@ const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
  */
 export function readCommentRequest(
   rules: CommentSettings & Pick<CommentRules, 'blankHunk'>,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): CommentRequest {
-  return decideComment(readPayload(env.GITHUB_EVENT_PATH), {
+  return decideComment(commentPayload(runner.eventFile), {
     ...rules,
-    serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
-    repository: env.GITHUB_REPOSITORY || undefined,
-    eventName: env.GITHUB_EVENT_NAME
+    serverUrl: runner.serverUrl,
+    repository: runner.repository || undefined,
+    eventName: runner.eventName
   })
 }
 
@@ -159,12 +160,11 @@ export function instructionAfter(body: string, trigger: string): string | null {
   return rest.replace(/\r\n?/g, '\n').trim()
 }
 
-function readPayload(path: string | undefined): unknown {
-  const loaded = loadEventPayload(path)
+function commentPayload(loaded: Runner['eventFile']): unknown {
   if ('payload' in loaded) return loaded.payload
   if (loaded.problem === 'no path')
     throw new ActionError('The run is a comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.')
-  throw new ActionError(`The comment event's payload (${path}) could not be read: ${loaded.error}.`)
+  throw new ActionError(`The comment event's payload (${loaded.path}) could not be read: ${loaded.error}.`)
 }
 
 function skip(reason: string): CommentRequest {

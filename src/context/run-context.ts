@@ -6,9 +6,9 @@ import { log } from '../runtime/log.js'
 import { READ_LIMITS } from '../github/reader.js'
 import { neutralise } from '../safety/neutralise.js'
 import type { Blanked } from '../safety/credentials.js'
-import { contextRequestFromRunner } from '../github/event.js'
 import type { ChangeContext } from './change-context.js'
 import { allSkippedWithoutContext } from './skip-docs.js'
+import type { Runner } from '../github/runner.js'
 
 /**
  * Gathers the context for the run's event, unless `context` is none (then only a push of nothing but
@@ -21,12 +21,12 @@ export async function gatherRunContext(
   settings: Pick<Settings, 'context' | 'contextLimit' | 'githubToken'>,
   promptFromComment: boolean,
   deadline: Deadline,
-  env: NodeJS.ProcessEnv = process.env,
+  runner: Runner,
   /** A group's mark: the changes since this commit (see ChangeContextRequest.since). */
   since = ''
 ): Promise<ChangeContext | null> {
   if (settings.context === 'none') {
-    const notice = allSkippedWithoutContext(env)
+    const notice = allSkippedWithoutContext(runner)
     return notice ? { section: '', notices: [notice], warnings: [], requests: 0, startsNothing: true } : null
   }
   const { signal } = deadline
@@ -42,18 +42,16 @@ export async function gatherRunContext(
     log.warning(`Could not load the code that reads the context: ${message}. The job is created without it.`)
     return null
   }
-  const request = contextRequestFromRunner(
-    {
-      detail: settings.context,
-      limit: settings.contextLimit,
-      token: settings.githubToken,
-      promptFromComment,
-      signal,
-      maxMs,
-      ...(since && { since })
-    },
-    env
-  )
+  const request = {
+    ...runner,
+    detail: settings.context,
+    limit: settings.contextLimit,
+    token: settings.githubToken,
+    promptFromComment,
+    signal,
+    maxMs,
+    ...(since && { since })
+  }
   const context = await gather.gatherChangeContext(request)
   for (const warning of context.warnings) log.warning(warning)
   if (context.startsNothing) return context

@@ -3,7 +3,7 @@
 // no job at all. The range itself is untouched: this run still succeeds, so the next one starts
 // after it.
 import { readPushedCommits, type ChangeFacts } from './facts.js'
-import { readEventPayload } from '../github/event.js'
+import type { Runner } from '../github/runner.js'
 
 const MARK = /\[(?:skip docs|docs skip)\]/i
 
@@ -50,9 +50,9 @@ const PUSH_EVENT_COMMITS_MAX = 20
  * With `context: none` nothing is read, but a push whose every commit (as the event lists them) is
  * marked still starts no job: the notice saying so, for the caller to stop on, or null.
  */
-export function allSkippedWithoutContext(env: NodeJS.ProcessEnv): string | null {
-  if (env.GITHUB_EVENT_NAME !== 'push') return null
-  const { commits } = readPushedCommits(readEventPayload(env.GITHUB_EVENT_PATH))
+export function allSkippedWithoutContext(runner: Runner): string | null {
+  if (runner.eventName !== 'push') return null
+  const { commits } = readPushedCommits(runner.payload)
   const complete = commits.length > 0 && commits.length < PUSH_EVENT_COMMITS_MAX
   if (!complete || !commits.every((commit) => skipsDocs(commit.message))) return null
   return allSkippedNotice(commits.length)

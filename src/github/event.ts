@@ -1,6 +1,5 @@
-// What the runner tells a step about its event: the event's name, its payload (the file
-// GITHUB_EVENT_PATH names) and the GITHUB_* variables, read in one place for the stages that need
-// them (the comment trigger, the context, the agent's pull request).
+// What the runner tells a step about its event: the event's name, its payload and the GITHUB_*
+// variables, as runner.ts reads them once for every stage; and the events a comment starts a run by.
 import { readFileSync } from 'node:fs'
 
 /** The kinds of comment that can start a run, by the event that brings them. */
@@ -19,13 +18,13 @@ export function isCommentEvent(eventName: string | undefined): eventName is keyo
 export interface RunnerEvent {
   /** GITHUB_EVENT_NAME. */
   eventName: string
-  /** The event payload, parsed (the file GITHUB_EVENT_PATH names); anything unreadable is `{}`. */
+  /** The event payload, parsed (the event file); anything unreadable is `{}`. */
   payload: unknown
   /** GITHUB_REPOSITORY, `owner/name`. */
   repository: string
-  /** GITHUB_SERVER_URL, for links. */
+  /** GITHUB_SERVER_URL (github.com's by default), without a trailing slash: for links. */
   serverUrl: string
-  /** GITHUB_API_URL: the only address the token is sent to. */
+  /** GITHUB_API_URL (github.com's by default): the only address the token is sent to. */
   apiUrl: string
   /** GITHUB_RUN_ID, to find this run's workflow. */
   runId?: string
@@ -35,25 +34,6 @@ export interface RunnerEvent {
   refName?: string
   /** GITHUB_SHA: the commit the run is for. */
   sha?: string
-}
-
-/** The settings given, with the run's event and repository from the runner's environment: the context's request. */
-export function contextRequestFromRunner<Settings extends object>(
-  settings: Settings,
-  env: NodeJS.ProcessEnv = process.env
-): Settings & RunnerEvent {
-  return {
-    ...settings,
-    eventName: env.GITHUB_EVENT_NAME ?? '',
-    payload: readEventPayload(env.GITHUB_EVENT_PATH),
-    repository: env.GITHUB_REPOSITORY ?? '',
-    serverUrl: env.GITHUB_SERVER_URL || 'https://github.com',
-    apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
-    runId: env.GITHUB_RUN_ID,
-    workflowRef: env.GITHUB_WORKFLOW_REF,
-    refName: env.GITHUB_REF_NAME || (env.GITHUB_REF ?? '').replace(/^refs\/(heads|tags)\//, '') || undefined,
-    sha: env.GITHUB_SHA
-  }
 }
 
 /** The event payload as read: parsed, or why not (no path given, or the file's own error). */
@@ -67,10 +47,4 @@ export function loadEventPayload(path: string | undefined): LoadedPayload {
   } catch (error) {
     return { problem: 'unreadable', error: error instanceof Error ? error.message : String(error) }
   }
-}
-
-/** The event payload, or `{}` when there is none or it cannot be read: the context is then thinner. */
-export function readEventPayload(path: string | undefined): unknown {
-  const loaded = loadEventPayload(path)
-  return 'payload' in loaded ? loaded.payload : {}
 }

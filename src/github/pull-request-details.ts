@@ -76,7 +76,8 @@ export function pullRequestDetails(answer: unknown, number: number): PullRequest
 export interface ReadOptions {
   /** The name of the input the token came from, for the line that says why it could not read. */
   tokenInput: string
-  env?: NodeJS.ProcessEnv
+  /** GITHUB_API_URL, as the runner gives it (runner.ts). */
+  apiUrl: string
   limits?: ReadLimits
 }
 
@@ -88,14 +89,14 @@ export async function readPullRequestDetails(
   pr: PullRequestRef,
   token: string,
   signal: AbortSignal,
-  { tokenInput, env = process.env, limits = DETAILS_LIMITS }: ReadOptions
+  { tokenInput, apiUrl, limits = DETAILS_LIMITS }: ReadOptions
 ): Promise<PullRequestDetails | null> {
   const what = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
   if (!token) {
     log.debug(`Not reading ${what}: ${tokenInput} is empty; the summary shows its link only.`)
     return null
   }
-  const reader = openGitHubReader(env.GITHUB_API_URL, token, limits, signal)
+  const reader = openGitHubReader(apiUrl, token, limits, signal)
   if (!reader) {
     log.debug(`Not reading ${what}: ${UNUSABLE_API_URL}; the summary shows its link only.`)
     return null

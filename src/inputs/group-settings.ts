@@ -3,6 +3,7 @@
 import * as core from '@actions/core'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
+import type { RunnerEvent } from '../github/event.js'
 import { Input } from './action-names.js'
 
 export interface GroupSettings {
@@ -17,7 +18,7 @@ const GROUP_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/
 const REPOSITORY_SHAPE = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/
 
 /** The group of this run, or null without one. */
-export function readGroupSettings(env: NodeJS.ProcessEnv = process.env): GroupSettings | null {
+export function readGroupSettings(runner: Pick<RunnerEvent, 'repository'>): GroupSettings | null {
   const name = core.getInput(Input.group)
   const docsRepository = core.getInput(Input.docsRepository)
   if (!name) return null
@@ -28,7 +29,7 @@ export function readGroupSettings(env: NodeJS.ProcessEnv = process.env): GroupSe
         `and GitHub allows 50 characters), for example docs-follow-code or code-pr-42.`
     )
   }
-  const repository = docsRepository || env.GITHUB_REPOSITORY || ''
+  const repository = docsRepository || runner.repository
   if (!REPOSITORY_SHAPE.test(repository)) {
     throw new ActionError(
       docsRepository

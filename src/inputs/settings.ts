@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
-import { isCommentEvent, readEventPayload } from '../github/event.js'
+import { isCommentEvent, type RunnerEvent } from '../github/event.js'
+import { readRunner } from '../github/runner.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
@@ -95,24 +96,24 @@ export interface FirstInputs {
 }
 
 /** Reads the inputs a run needs before the others (see FirstInputs). */
-export function readFirstInputs(env: NodeJS.ProcessEnv = process.env): FirstInputs {
-  return { comment: readCommentSettings(env), githubToken: core.getInput(Input.githubToken) }
+export function readFirstInputs(runner: RunnerEvent): FirstInputs {
+  return { comment: readCommentSettings(runner), githubToken: core.getInput(Input.githubToken) }
 }
 
 /**
- * Reads and checks every input; `env` tells whether the run is comment-triggered. The inputs read
+ * Reads and checks every input; `runner` tells whether the run is comment-triggered. The inputs read
  * first (the comment settings and the token, see FirstInputs) are handed in, so that they are read once. A refusal carries the hint about a misspelt input name
  * (logged as a warning above it) that its sentence does not give already: the summary and the reply
  * show the refusal alone, and the hint is often its cause.
  */
 export function readSettings(
-  env: NodeJS.ProcessEnv = process.env,
-  first: FirstInputs = readFirstInputs(env)
+  runner: RunnerEvent = readRunner(process.env),
+  first: FirstInputs = readFirstInputs(runner)
 ): Settings {
-  const misnamed = misnamedInputs(env)
+  const misnamed = misnamedInputs()
   for (const input of misnamed) log.warning(describeMisnamed(input))
   try {
-    return readCheckedSettings(env, misnamed, first)
+    return readCheckedSettings(runner, misnamed, first)
   } catch (error) {
     if (!(error instanceof ActionError)) throw error
     const hints = misnamed.filter(({ variable }) => !error.message.includes(variable)).map(describeMisnamed)
@@ -121,16 +122,15 @@ export function readSettings(
 }
 
 function readCheckedSettings(
-  env: NodeJS.ProcessEnv,
+  runner: RunnerEvent,
   misnamed: MisnamedInput[],
   { comment, githubToken }: FirstInputs
 ): Settings {
+  const { eventName, payload } = runner
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
   // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
-  const fork = core.getInput(Input.apiKey)
-    ? null
-    : forkWithoutSecrets(env.GITHUB_EVENT_NAME ?? '', readEventPayload(env.GITHUB_EVENT_PATH))
+  const fork = core.getInput(Input.apiKey) ? null : forkWithoutSecrets(eventName, payload)
   if (fork && !misnamed.some((input) => input.meant === Input.apiKey))
     throw new ActionError(forkKeySentence(fork, Input.apiKey))
   const apiKey = required(
@@ -158,9 +158,9 @@ function readCheckedSettings(
     )
   }
   // A prompt with a jobId is a follow-up message to that job (see JobService.sendMessage).
-  if (inlinePrompt && isCommentEvent(env.GITHUB_EVENT_NAME)) {
+  if (inlinePrompt && isCommentEvent(eventName)) {
     log.warning(
-      `This run was started by a comment (${env.GITHUB_EVENT_NAME}) and has a ${Input.prompt} input, so it starts a job ` +
+      `This run was started by a comment (${eventName}) and has a ${Input.prompt} input, so it starts a job ` +
         `${jobId ? '(here, a message to one) ' : ''}whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
         `leave ${Input.prompt} out and let the comment give the instruction (see ${Input.trigger} and ` +
         `${Input.allowedAssociations}), or check github.event.comment.author_association in the workflow's if: condition.`
@@ -194,7 +194,7 @@ function readCheckedSettings(
     githubToken,
     dryRun: readBoolean(Input.dryRun, false),
     noteTrigger: readNoteTrigger(),
-    group: readGroupSettings(env)
+    group: readGroupSettings(runner)
   }
 }
 

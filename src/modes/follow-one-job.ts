@@ -14,6 +14,7 @@ import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
 import { startDeadline } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { JobService } from '../service/job-service.js'
+import type { ModeStart } from './mode-start.js'
 
 // The mode that follows one job (every run before there were modes): told in the order it happens,
 // the comment that asked (if one did), the inputs, where the request goes, the prompt with its
@@ -22,7 +23,7 @@ import { JobService } from '../service/job-service.js'
 // shares it, once), then told in the summary, the reply and the note.
 
 /** Sends the prompt where the request goes (or follows the job named) and tells the ending. */
-export async function followOneJob(startedAt: number): Promise<void> {
+export async function followOneJob({ startedAt, runner, env }: ModeStart): Promise<void> {
   // The job so far, kept by the send-and-follow stage: a cancel may need it before that stage returns.
   const tracker = new JobTracker()
   const announceOnce = onlyOnce(announceEnding)
@@ -38,29 +39,30 @@ export async function followOneJob(startedAt: number): Promise<void> {
   const runToEnding = async (): Promise<RunOutcome> => {
     // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
     // to say that the workflow's inputs are wrong), so the comment's settings and the token are read first.
-    const first = readFirstInputs()
-    const asked = await readCommentAsk(first, cancel.signal)
+    const first = readFirstInputs(runner)
+    const asked = await readCommentAsk(first, runner, cancel.signal)
     if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
     if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
-    settings = readSettings(process.env, first)
+    settings = readSettings(runner, first)
     log.debug(`Settings: ${describeSettings(settings)}`)
     log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
-    checkProxyVariables()
+    checkProxyVariables(env)
     const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
     // The reply records the job from now on; a label's request its thread already has sends nothing.
-    const repeated = ask && (await settleAsk(ask, settings, deadline.signal))
+    const repeated = ask && (await settleAsk(ask, settings, runner, deadline.signal))
     if (repeated) return { ending: 'skipped', reason: repeated, ...tracker.knownJob() }
     service = settings.dryRun ? undefined : new JobService(settings)
     // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
     const reader = service
     const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
-    route = await decideRoute(settings, ask, deadline.signal, readJob)
+    route = await decideRoute(settings, ask, { runner, signal: deadline.signal, readJob })
     cancel.signal.throwIfAborted()
     // A group's code pull request closed: its docs pull request is told, and nothing is sent.
-    const closed = await tellCodeClosed(route, settings, deadline.signal)
+    const closed = await tellCodeClosed(route, settings, deadline.signal, runner)
     if (closed) return { ending: 'skipped', reason: closed, ...tracker.knownJob() }
-    groupStatus = showGroupOnCodePullRequest(route, settings)
-    const made = await preparePrompt(settings, ask?.instruction ?? null, route, deadline)
+    groupStatus = showGroupOnCodePullRequest(route, settings, runner)
+    const instruction = ask?.instruction ?? null
+    const made = await preparePrompt({ settings, instruction, route, deadline, runner })
     if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
     prepared = made
     const replies = ask?.replies
@@ -102,7 +104,8 @@ export async function followOneJob(startedAt: number): Promise<void> {
       group,
       groupStatus,
       elapsedMs,
-      cancel
+      cancel,
+      runner
     })
   } finally {
     cancel.stop()

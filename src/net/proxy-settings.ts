@@ -13,7 +13,7 @@ const PROXY_VARIABLES = [
 const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:'])
 
 /** Throws an ActionError when a proxy variable the HTTP client would use is not a proxy's address. */
-export function checkProxyVariables(env: NodeJS.ProcessEnv = process.env): void {
+export function checkProxyVariables(env: NodeJS.ProcessEnv): void {
   for (const [lower, upper] of PROXY_VARIABLES) {
     const name = env[lower] !== undefined ? lower : upper
     const value = env[name]

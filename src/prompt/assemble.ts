@@ -7,6 +7,7 @@ import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Deadline } from '../runtime/deadline.js'
+import type { Runner } from '../github/runner.js'
 import type { Blanked } from '../safety/credentials.js'
 import { whatLeaves, type WhatLeaves } from './what-leaves.js'
 
@@ -21,19 +22,29 @@ export interface Prepared {
   leaving: WhatLeaves | null
 }
 
+/** What the prompt is made of: the settings, the comment's instruction, the route, and the runner's event for the context. */
+export interface PromptParts {
+  settings: Settings
+  /** A comment's instruction, credentials blanked; null when the run is not comment-triggered. */
+  instruction: { text: string; blanked: Blanked[] } | null
+  route: Route
+  deadline: Deadline
+  runner: Runner
+}
+
 /**
  * The prompt that goes out: promptFile's standing instruction first, then the prompt input or the
  * comment's instruction (a follow-up on the agent's pull request is the comment's instruction alone,
  * as with jobId), then what changed (settings.context), read before it is sent, within a few
  * requests and seconds, never in its way (it takes at most half the time left).
  */
-export async function preparePrompt(
-  settings: Settings,
-  /** A comment's instruction, credentials blanked; null when the run is not comment-triggered. */
-  instruction: { text: string; blanked: Blanked[] } | null,
-  route: Route,
-  deadline: Deadline
-): Promise<Prepared | { skipped: string }> {
+export async function preparePrompt({
+  settings,
+  instruction,
+  route,
+  deadline,
+  runner
+}: PromptParts): Promise<Prepared | { skipped: string }> {
   const { text, blanked } = instruction ?? { text: '', blanked: [] }
   // A message to a job the comment's place named (not the jobId input, nor a group) is the instruction alone.
   const toAgentJob = messageSource(route) === 'place'
@@ -41,7 +52,7 @@ export async function preparePrompt(
   // A group's job is told of the changes since the last commit it was told of (the mark in its note).
   const since = groupMarkOf(route)
   const context: ChangeContext | null = prompt
-    ? await gatherRunContext(settings, instruction !== null, deadline, process.env, since)
+    ? await gatherRunContext(settings, instruction !== null, deadline, runner, since)
     : null
   if (context?.startsNothing) return { skipped: context.notices.join(' ') }
   if (!prompt) return { prompt, context: '', sent: '', leaving: null }

@@ -12,7 +12,6 @@ import {
   findNotePlace,
   parsePullRequestLink
 } from '../comment/agent-pull-request.js'
-import { readEventPayload } from '../github/event.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { runLink } from '../github/octokit.js'
 import { Input } from '../inputs/action-names.js'
@@ -25,6 +24,7 @@ import type { RunOutcome } from './run-ending.js'
 import { groupMarker } from '../comment/group-job.js'
 import { labelGroupPullRequest } from './group-record.js'
 import { noteCutBy, postNote, wordWriteFailure } from './post-note.js'
+import type { Runner } from '../github/runner.js'
 
 /**
  * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
@@ -38,14 +38,14 @@ export async function leaveAgentNote(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
   comment: TriggeringComment | null,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env,
+  runner: Runner,
   /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
   group?: { name: string; mark: string }
 ): Promise<void> {
   const { job } = outcome
   if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
   const jobId = job.id
-  const serverUrl = env.GITHUB_SERVER_URL || 'https://github.com'
+  const serverUrl = runner.serverUrl
   const pr = parsePullRequestLink(job.prLink, serverUrl)
   if (!pr) return
   const trigger = settings.noteTrigger
@@ -63,8 +63,8 @@ export async function leaveAgentNote(
     log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
     return
   }
-  const place = findNotePlace(pr, settings, env)
-  const reader = openReader(token, signal, env)
+  const place = findNotePlace(pr, settings, runner)
+  const reader = openReader(token, signal, runner)
   if (!reader || !place) return
   try {
     const notes = await readNotesOn(reader, pr, settings, place)
@@ -72,7 +72,7 @@ export async function leaveAgentNote(
     const signed = group
       ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
       : signMarker(settings, place, jobId)
-    const body = (server: string) => noteBody(signed, jobId, comment, trigger, server, env, group?.name)
+    const body = (server: string) => noteBody(signed, jobId, comment, trigger, server, runner, group?.name)
     const octokit = await postNote(token, pr, body, signal)
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
     if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
@@ -96,14 +96,14 @@ export function noteBody(
   comment: TriggeringComment | null,
   trigger: string,
   serverUrl: string,
-  env: NodeJS.ProcessEnv = process.env,
+  runner: Runner,
   group?: string
 ): string {
-  const repository = comment?.repository ?? env.GITHUB_REPOSITORY ?? ''
+  const repository = comment?.repository ?? runner.repository
   const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
-    ? `[workflow run](${runLink(serverUrl, repository, env.GITHUB_RUN_ID)})`
+    ? `[workflow run](${runLink(serverUrl, repository, runner.runId)})`
     : 'workflow run'
-  const asked = requestedBy(comment, env)
+  const asked = requestedBy(comment, runner)
   return blankSecrets(
     `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
       `${asked ? ` (${asked})` : ''}.\n\n` +
@@ -117,7 +117,7 @@ export function noteBody(
 }
 
 /** What started the run: the comment, or the push's range, or the event's name. */
-function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv): string {
+function requestedBy(comment: TriggeringComment | null, runner: Runner): string {
   if (comment?.kind === 'label') {
     const who = login(comment.author)
     return `${who ? `@${who}'s` : 'a'} label on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
@@ -132,12 +132,12 @@ function requestedBy(comment: TriggeringComment | null, env: NodeJS.ProcessEnv):
     const who = login(comment.author)
     return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
   }
-  const event = env.GITHUB_EVENT_NAME ?? ''
+  const event = runner.eventName
   if (event === 'push') {
-    const payload = asObject(readEventPayload(env.GITHUB_EVENT_PATH))
+    const payload = asObject(runner.payload)
     const before = sha(payload.before).slice(0, 7)
     const after = sha(payload.after).slice(0, 7)
-    const branch = env.GITHUB_REF_NAME ? ` to ${oneLineCodeSpan(env.GITHUB_REF_NAME, 100)}` : ''
+    const branch = runner.refName ? ` to ${oneLineCodeSpan(runner.refName, 100)}` : ''
     return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
   }
   return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''

@@ -2,6 +2,7 @@ import type { TriggeringComment } from '../comment/trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
+import type { Runner } from '../github/runner.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { describeEnding, type KnownJob, type RunOutcome, type ValueFormat } from './run-ending.js'
@@ -84,6 +85,7 @@ export const NO_REPLIES: CommentReplies = {
 export function startCommentReplies(
   comment: TriggeringComment,
   token: string,
+  runner: Pick<Runner, 'runId' | 'serverUrl'>,
   request: ReplyRequest = { trigger: '/docs' }
 ): CommentReplies {
   if (!token) {
@@ -95,12 +97,12 @@ export function startCommentReplies(
   const where = describe(comment)
   // Once the run's ending is shown (a cancel shows it at once), no progress replaces it.
   let endingShown = false
-  const record = threadRecord(comment, request.asked)
+  const record = threadRecord(comment, request.asked, runner)
   const reply = keepLiveComment({
     load: async (call) => {
       const loaded = await call('load the GitHub client', () => loadOctokit(token))
       if (!loaded) return null
-      const runUrl = runLink(loaded.serverUrl, comment.repository, process.env.GITHUB_RUN_ID)
+      const runUrl = runLink(loaded.serverUrl, comment.repository, runner.runId)
       return { octokit: loaded.octokit, runUrl, serverUrl: loaded.serverUrl }
     },
     place: placeReplyOn(comment),
@@ -177,7 +179,11 @@ interface ThreadRecord {
   stamp(body: string, commentId: number): string
 }
 
-function threadRecord(comment: TriggeringComment, asked: string | undefined): ThreadRecord {
+function threadRecord(
+  comment: TriggeringComment,
+  asked: string | undefined,
+  runner: Pick<Runner, 'serverUrl'>
+): ThreadRecord {
   let key: Pick<Settings, 'apiKey'> | null = null
   let place: RecordPlace | null = null
   let payload: RecordPayload | null = null
@@ -186,7 +192,7 @@ function threadRecord(comment: TriggeringComment, asked: string | undefined): Th
   return {
     keep: (settings) => {
       key = settings
-      place = findRecordPlace({ owner, repo, number: comment.thread.number }, settings)
+      place = findRecordPlace({ owner, repo, number: comment.thread.number }, settings, runner)
     },
     know: (jobId, keeps) => {
       if (!jobId || !keeps) {
@@ -309,21 +315,25 @@ const VALUES_IN_CODE_SPANS: ValueFormat = {
   link: (url) => codeSpan(neutralise(url))
 }
 
+/** Where a link the reply shows as a code span is a link: the summary on the workflow run's page. */
+const LIVE_IN_SUMMARY = "a link in the workflow run's summary"
+
 /**
  * The values as VALUES_IN_CODE_SPANS shows them, but for a pull request on this GitHub (`serverUrl`) in the
  * job's own source repository: that one is written as GitHub's reference, `owner/repo#7`, which
  * GitHub renders as a link to that pull request and nothing else (its owner and name are letters,
- * digits and . _ - only, checked by parsePullRequestLink). Any other link stays a code span: GitHub would make
- * any https address with a /pull/N path a live link the repository's bot posted.
+ * digits and . _ - only, checked by parsePullRequestLink). Any other link is a code span, with where it
+ * is a link: GitHub would make any https address with a /pull/N path a live link the
+ * repository's bot posted.
  */
 function threadFormat(sourceRepository: string | null, serverUrl: string): ValueFormat {
   return {
     ...VALUES_IN_CODE_SPANS,
     link: (url) => {
       const pr = parsePullRequestLink(url, serverUrl)
-      return pr && isSourceOf(sourceRepository, pr, serverUrl)
-        ? `${pr.owner}/${pr.repo}#${pr.number}`
-        : VALUES_IN_CODE_SPANS.link(url)
+      if (pr && isSourceOf(sourceRepository, pr, serverUrl)) return `${pr.owner}/${pr.repo}#${pr.number}`
+      // Its address, not live, and where a reader finds it live.
+      return `${VALUES_IN_CODE_SPANS.link(url)} (${LIVE_IN_SUMMARY})`
     }
   }
 }

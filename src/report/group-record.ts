@@ -7,6 +7,7 @@ import {
   groupLabel,
   groupMarker,
   withGroupMarker,
+  pullUrl,
   type CodePullRequest,
   type GroupPullRequest,
   type GroupRun
@@ -25,6 +26,7 @@ import { log } from '../runtime/log.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
+import type { Runner } from '../github/runner.js'
 
 const { requestTimeoutMs, maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
@@ -77,9 +79,9 @@ export async function moveGroupMark(
   group: GroupRun,
   settings: Keys,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<void> {
-  const place = findNotePlace(found.pr, settings, env)
+  const place = findNotePlace(found.pr, settings, runner)
   if (!place || !group.mark || group.mark === found.mark) return
   const where = `pull request #${found.pr.number} of ${found.pr.owner}/${found.pr.repo}`
   const marker = groupMarker(settings, place, found.jobId, group.settings.name, group.mark)
@@ -112,7 +114,7 @@ export async function tellDocsCodeClosed(
   group: GroupRun,
   settings: Keys,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<string> {
   const how = code.merged ? 'was merged' : 'was closed without merging'
   const codeWhere = `pull request #${code.pr.number}`
@@ -123,7 +125,7 @@ export async function tellDocsCodeClosed(
   }
   const { found } = lookup
   const docsWhere = `pull request #${found.pr.number} of ${found.pr.owner}/${found.pr.repo}`
-  const link = `${(env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')}/${code.pr.owner}/${code.pr.repo}/pull/${code.pr.number}`
+  const link = pullUrl(code.pr, runner)
   const body = blankSecrets(
     `📝 The code pull request [${code.pr.owner}/${code.pr.repo}#${code.pr.number}](${link}) that this docs pull request ` +
       `documents ${how}. ` +
@@ -201,12 +203,8 @@ const STATUS_CALL_MS = 10_000
  * run goes (see live-comment.ts). Null when the run is not for an open code pull request, or its
  * group could not be looked for (said once already), or there is no token.
  */
-export function startGroupStatusComment(
-  group: GroupRun,
-  settings: Keys,
-  env: NodeJS.ProcessEnv = process.env
-): GroupStatusComment | null {
-  const code = codePullRequestOf(env)
+export function startGroupStatusComment(group: GroupRun, settings: Keys, runner: Runner): GroupStatusComment | null {
+  const code = codePullRequestOf(runner)
   if (!code || code.closed || group.lookup.kind === 'unreadable' || !settings.githubToken) return null
   const { owner, repo, number } = code.pr
   const marker = groupStatusMarker(group.settings.name)
@@ -270,7 +268,7 @@ export function groupStatusBefore(group: GroupRun): GroupStatus {
   const found = group.lookup.kind === 'found' ? group.lookup.found : null
   return {
     group: group.settings.name,
-    docs: found ? { url: pullLink(found.pr), number: found.pr.number } : null,
+    docs: found ? { url: found.url, number: found.pr.number } : null,
     jobId: found?.jobId ?? '',
     status: '',
     coveredUpTo: found?.mark ?? '',
@@ -284,23 +282,19 @@ export function groupStatusAfter(
   outcome: RunOutcome,
   group: GroupRun,
   delivered: boolean,
-  prFromJob: PullRequestRef | null
+  /** The pull request the job opened, with its link, when the run's create made it the group's. */
+  fromJob: { pr: PullRequestRef; url: string } | null
 ): GroupStatus {
   const found = group.lookup.kind === 'found' ? group.lookup.found : null
-  const docsPr = delivered && !outcome.followUp ? prFromJob : (found?.pr ?? null)
-  const docsUrl = docsPr ? pullLink(docsPr) : ''
+  const docs = delivered && !outcome.followUp ? fromJob : found
   return {
     group: group.settings.name,
-    docs: docsPr ? { url: docsUrl, number: docsPr.number } : null,
+    docs: docs ? { url: docs.url, number: docs.pr.number } : null,
     jobId: outcome.jobId || found?.jobId || '',
     status: outcome.job?.status ?? '',
     coveredUpTo: delivered ? group.mark : (found?.mark ?? ''),
     waiting: outcome.ending === 'skipped' && !delivered && found !== null
   }
-}
-
-function pullLink(pr: PullRequestRef, env: NodeJS.ProcessEnv = process.env): string {
-  return `${(env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '')}/${pr.owner}/${pr.repo}/pull/${pr.number}`
 }
 
 /** What the run does with the group's job, as one line: in a dry run, or before a wait or a create. */
@@ -355,13 +349,14 @@ export async function recordGroupRun(
   settings: Keys,
   signal: AbortSignal,
   statusComment: GroupStatusComment | null,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<void> {
   if (group.lookup.kind === 'unreadable') return
   const found = group.lookup.kind === 'found' ? group.lookup.found : null
-  if (delivered === 'message' && found) await moveGroupMark(found, group, settings, signal, env)
+  if (delivered === 'message' && found) await moveGroupMark(found, group, settings, signal, runner)
   if (!statusComment) return
   const prLink = delivered === 'create' && outcome.job?.status === 'completed' ? outcome.job.prLink : null
-  const fromJob = prLink ? parsePullRequestLink(prLink, env.GITHUB_SERVER_URL || 'https://github.com') : null
+  const pr = prLink ? parsePullRequestLink(prLink, runner.serverUrl) : null
+  const fromJob = pr && { pr, url: pullUrl(pr, runner) }
   await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob), signal)
 }

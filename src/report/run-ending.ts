@@ -1,6 +1,6 @@
 import { Input, Output } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
-import { pullRequestNumber } from '../service/pull-request-link.js'
+import { requestKind, requestNumber } from '../service/pull-request-link.js'
 import type { Job } from '../service/job-record.js'
 import type { ServiceError, ServiceFailureKind } from '../service/service-error.js'
 import { wordServiceFailure } from './service-failure-words.js'
@@ -266,10 +266,19 @@ export function staleLine(job: Job, windowMs: number): string {
   )
 }
 
+/** What a job read after a message showed: its status and its request, for the log and for where the words go. */
+function jobAsShown(job: Job, format: ValueFormat): { shown: string; shownThere: string } {
+  const with_ = (link: string): string => `, with ${requestKind(job.prLink)} ${link}`
+  const none = ', with no pull request'
+  return {
+    shown: `${job.status}${job.prLink ? with_(job.prLink) : none}`,
+    shownThere: `${format.status(job.status)}${job.prLink ? with_(format.link(job.prLink)) : none}`
+  }
+}
+
 /** After a message, a job that read final throughout: a warning, with what it last showed. */
 function wordNoSign(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingWords {
-  const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
-  const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
+  const { shown, shownThere } = jobAsShown(job, format)
   return {
     level: 'warning',
     icon: '⚠️',
@@ -294,8 +303,7 @@ function wordUnconfirmedMessage(
   waitedMs: number,
   format: ValueFormat
 ): EndingWords {
-  const shown = `${job.status}${job.prLink ? `, with pull request ${job.prLink}` : ', with no pull request'}`
-  const shownThere = `${format.status(job.status)}${job.prLink ? `, with pull request ${format.link(job.prLink)}` : ', with no pull request'}`
+  const { shown, shownThere } = jobAsShown(job, format)
   return {
     level: 'warning',
     icon: '⚠️',
@@ -373,16 +381,16 @@ function wordFinalStatus(
     return {
       level: 'info',
       icon: '✅',
-      short: `Job ${name} completed the follow-up; its pull request: ${format.link(job.prLink)}`,
-      log: `Job ${name} completed the follow-up message; its pull request: ${job.prLink}`
+      short: `Job ${name} completed the follow-up; its ${requestKind(job.prLink)}: ${format.link(job.prLink)}`,
+      log: `Job ${name} completed the follow-up message; its ${requestKind(job.prLink)}: ${job.prLink}`
     }
   }
   if (job.prLink) {
     return {
       level: 'info',
       icon: '✅',
-      short: `Job ${name} opened a pull request: ${format.link(job.prLink)}`,
-      log: `Job ${name} completed and opened a pull request: ${job.prLink}`
+      short: `Job ${name} opened a ${requestKind(job.prLink)}: ${format.link(job.prLink)}`,
+      log: `Job ${name} completed and opened a ${requestKind(job.prLink)}: ${job.prLink}`
     }
   }
   // The link itself was warned about once, when it was read (status-log.ts).
@@ -433,12 +441,13 @@ function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'ic
       if (status === 'failed') return says('Failed', `${dashboard}, then run again, perhaps with a clearer prompt.`)
       if (status === 'archived') return says('Archived', `${dashboard} to see how far it got.`)
       if (job?.prLink) {
-        const number = pullRequestNumber(job.prLink)
+        // Named as its host names it: a merge request on GitLab, `!7`; a pull request elsewhere, `#7`.
+        const kind = requestKind(job.prLink)
         return outcome.followUp
-          ? says('Completed: the follow-up is in the pull request', "Review the pull request's new changes.")
+          ? says(`Completed: the follow-up is in the ${kind}`, `Review the ${kind}'s new changes.`)
           : says(
-              `Completed: pull request #${number} is ready`,
-              'Review the pull request, and merge it when it is right.'
+              `Completed: ${kind} ${requestNumber(job.prLink)} is ready`,
+              `Review the ${kind}, and merge it when it is right.`
             )
       }
       if (level === 'failed') {

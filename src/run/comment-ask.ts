@@ -4,7 +4,7 @@ import { blankInstruction, hunkBlanker } from '../context/run-context.js'
 import type { FirstInputs } from '../inputs/settings.js'
 import { readCommentRequest, type TriggeringComment } from '../comment/trigger.js'
 import { readLabelRequest } from '../comment/label-request.js'
-import { readEventPayload } from '../github/event.js'
+import type { Runner } from '../github/runner.js'
 import { isRequestEvent } from '../github/request-event.js'
 import { log } from '../runtime/log.js'
 import { NO_REPLIES, startCommentReplies, type CommentReplies } from '../report/comment-reply.js'
@@ -33,16 +33,16 @@ export interface CommentAsk {
  */
 export async function readCommentAsk(
   { comment: settings, githubToken }: FirstInputs,
-  cancelled: AbortSignal = new AbortController().signal
+  runner: Runner,
+  cancelled: AbortSignal
 ): Promise<CommentAsk | { skipped: string } | null> {
   if (!settings) return null
-  const { GITHUB_EVENT_NAME: eventName, GITHUB_EVENT_PATH: eventPath } = process.env
-  const payload = readEventPayload(eventPath)
+  const { eventName, payload } = runner
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
   const hunk = eventName === 'pull_request_review_comment' ? await hunkBlanker() : null
   const request = isRequestEvent(eventName, payload)
-    ? await readLabelRequest(settings, payload, githubToken, cancelled)
-    : readCommentRequest({ ...settings, blankHunk: hunk?.blank })
+    ? await readLabelRequest(settings, runner, githubToken, cancelled)
+    : readCommentRequest({ ...settings, blankHunk: hunk?.blank }, runner)
   if (!request.start) return { skipped: request.reason }
   const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
   const instruction = await blankInstruction(request.prompt, hunk?.blanked, from)
@@ -53,7 +53,11 @@ export async function readCommentAsk(
       : undefined
   const replies = request.comment.locked
     ? lockedThread(request.comment)
-    : startCommentReplies(request.comment, githubToken, { trigger: settings.trigger, asked, deferred: !!asked })
+    : startCommentReplies(request.comment, githubToken, runner, {
+        trigger: settings.trigger,
+        asked,
+        deferred: !!asked
+      })
   return { comment: request.comment, instruction, fresh: request.fresh, replies, asked }
 }
 
@@ -64,10 +68,15 @@ export async function readCommentAsk(
  * leaving no comment; any other request's reply begins. Reading the thread is bounded within the
  * timeout (comment/thread-job.ts); when it cannot be read, the request goes on.
  */
-export async function settleAsk(ask: CommentAsk, settings: Settings, signal: AbortSignal): Promise<string | null> {
+export async function settleAsk(
+  ask: CommentAsk,
+  settings: Settings,
+  runner: Runner,
+  signal: AbortSignal
+): Promise<string | null> {
   ask.replies.keepRecord(settings)
   if (ask.asked && !ask.fresh) {
-    const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal)
+    const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal, runner)
     if (jobId) {
       const where = `${ask.comment.thread.kind} #${ask.comment.thread.number}`
       return (

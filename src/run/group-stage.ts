@@ -11,24 +11,29 @@ import {
   tellDocsCodeClosed,
   type GroupStatusComment
 } from '../report/group-record.js'
+import type { Runner } from '../github/runner.js'
 
 /** The sentence that says what the run did, when the route's group's code pull request was closed; else null. */
 export async function tellCodeClosed(
   route: Route,
   settings: Settings,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env
+  runner: Runner
 ): Promise<string | null> {
   const group = routedGroup(route)
-  const code = group && codePullRequestOf(env)
+  const code = group && codePullRequestOf(runner)
   if (!group || !code?.closed) return null
-  return tellDocsCodeClosed(code, group, settings, signal, env)
+  return tellDocsCodeClosed(code, group, settings, signal, runner)
 }
 
 /** The code pull request's comment for the route's group, shown at once; null when there is none to keep. */
-export function showGroupOnCodePullRequest(route: Route, settings: Settings): GroupStatusComment | null {
+export function showGroupOnCodePullRequest(
+  route: Route,
+  settings: Settings,
+  runner: Runner
+): GroupStatusComment | null {
   const group = routedGroup(route)
-  const comment = group && !settings.dryRun ? startGroupStatusComment(group, settings) : null
+  const comment = group && !settings.dryRun ? startGroupStatusComment(group, settings, runner) : null
   if (group && comment) comment.show(groupStatusBefore(group))
   return comment
 }

@@ -18,6 +18,7 @@ import { CancelledError, failureMessage, logStackForBugReport } from '../runtime
 import { log } from '../runtime/log.js'
 import { ServiceError } from '../service/service-error.js'
 import type { CommentAsk } from './comment-ask.js'
+import type { Runner } from '../github/runner.js'
 import type { JobTracker } from './job-tracker.js'
 
 /** Sets the outputs and says how the run ended: from the run, or from the forced exit after a cancel. */
@@ -62,6 +63,7 @@ export interface EndingTold {
   elapsedMs: number
   /** The run's cancel watch: the ending is told under it, within what its grace has left. */
   cancel: Pick<CancelWatch, 'signal' | 'graceLeftMs'>
+  runner: Runner
 }
 
 /**
@@ -82,22 +84,23 @@ export async function tellEnding({
   group,
   groupStatus,
   elapsedMs,
-  cancel
+  cancel,
+  runner
 }: EndingTold): Promise<void> {
   const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
   // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
   // within half the bound so that they have the rest. Held for the whole read (see timeLimit).
   const detailsLimit = timeLimit(ENDING_DETAILS_MS, bound.signal, cancel.signal)
   try {
-    const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal)
+    const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal, runner)
     // A job the group's run created makes its pull request the group's, with the mark in the note;
     // then the group's mark, label and code pull request comment (report/group-record.ts).
     const groupNote =
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
         ? { name: group.settings.name, mark: group.mark }
         : undefined
-    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, process.env, groupNote).then(
-      () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus)
+    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote).then(
+      () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)
     )
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =

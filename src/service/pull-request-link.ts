@@ -38,13 +38,37 @@ export function pullRequestNumber(link: string | null): string {
   return link.slice(link.lastIndexOf('/') + 1)
 }
 
+/** What the link's host calls the request: GitLab's `merge_requests` a merge request, every other kind a pull request. */
+export type RequestKind = 'pull request' | 'merge request'
+
+/** What the link's host calls it (see RequestKind); a pull request for a link pullRequestLink refuses. */
+export function requestKind(link: string | null): RequestKind {
+  if (link === null || pullRequestLink(link) === null) return 'pull request'
+  return link.split('/').at(-2) === 'merge_requests' ? 'merge request' : 'pull request'
+}
+
 /**
- * How a link pullRequestLink passed is named for a reader: `owner/repo#7` for one of the shape
- * `https://host/owner/repo/pull/7`, as GitHub names its pull requests; the link itself otherwise.
+ * How a link pullRequestLink passed is named for a reader, as its host names it: `owner/repo#7` for
+ * one of the shape `https://host/owner/repo/pull/7` (GitHub), `group/project!7` for a GitLab merge
+ * request (`https://host/group/project/-/merge_requests/7`, subgroups included); the link itself otherwise.
  */
 export function pullRequestName(link: string): string {
   if (pullRequestLink(link) === null) return link
   const segments = link.slice('https://'.length).split('/')
-  if (segments.length !== 5 || segments[3] !== 'pull') return link
-  return `${segments[1]}/${segments[2]}#${segments[4]}`
+  if (segments.length === 5 && segments[3] === 'pull') return `${segments[1]}/${segments[2]}#${segments[4]}`
+  const [dash, kind, number] = segments.slice(-3)
+  if (kind === 'merge_requests' && dash === '-' && segments.length >= 6) {
+    return `${segments.slice(1, -3).join('/')}!${number}`
+  }
+  return link
+}
+
+/**
+ * The request's number as its host writes it in prose: `#7` for a pull request, `!7` for a GitLab
+ * merge request; '' for none.
+ */
+export function requestNumber(link: string | null): string {
+  const number = pullRequestNumber(link)
+  if (!number) return ''
+  return `${requestKind(link) === 'merge request' ? '!' : '#'}${number}`
 }

@@ -116,10 +116,10 @@ describe('a trusted comment', () => {
     expect(reply.issueNumber).toBe(12)
     expect(reply.bodies[0]).toContain(`[Follow the workflow run](${RUN_LINK})`)
     const { jobId, prLink } = run.outputs
-    // On another GitHub than the workflow's (github.example), the link stays a code span.
+    // On another GitHub than the workflow's (github.example), the link stays a code span, and says where it is live.
     expect(
       reply.body.startsWith(
-        `✅ Job \`${jobId}\` opened a pull request: \`${prLink}\`\n\n` +
+        `✅ Job \`${jobId}\` opened a pull request: \`${prLink}\` (a link in the workflow run's summary)\n\n` +
           'Review the pull request, and merge it when it is right.\n\n' +
           'To ask for more, comment `/docs <what to change>` here: it goes to this job while it works or its pull ' +
           'request is open. `/docs --new <instruction>` starts a new job instead.\n\nTook '

@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { inputsFor, runAction } from '../support/run-action.js'
 import {
   changedFile,
+  issueCommentEvent,
   issuesEvent,
   pullRequestEvent,
   pushEvent,
@@ -167,5 +168,28 @@ describe('the job summary', () => {
       )
     )
     expect(quote?.replace(pre ?? '', '')).not.toMatch(/```|~~~/)
+  })
+
+  it('calls a GitLab merge request one, in the summary (a link) and in the reply (not live: pointing to the summary)', async () => {
+    const link = 'https://gitlab.example.org/docs-team/handbook/-/merge_requests/7'
+    service = await startStandInService({
+      plan: { activeMs: 100, prLink: link, repository: 'https://gitlab.example.org/docs-team/handbook' }
+    })
+    github = await startStandInGitHub()
+    const run = await runAction({
+      inputs: inputsFor(service, { githubToken: TOKEN, context: 'none', prompt: '' }),
+      env: runnerEnvironment(github, 'issue_comment', issueCommentEvent({ body: '/docs explain the retries' }))
+    })
+
+    expect(run.code).toBe(0)
+    expect(run.outputs.prLink).toBe(link)
+    expect(run.summary).toContain('<h3>✅ Completed: merge request !7 is ready</h3>')
+    expect(run.summary).toContain(`opened a merge request: <a href="${link}">docs-team/handbook!7</a>`)
+    expect(run.summary).toContain('Next step:</strong> Review the merge request, and merge it when it is right.')
+    expect(run.summary).not.toMatch(/pull request/i)
+    const [reply] = github.comments.filter((c) => c.issueNumber === 12)
+    expect(reply.body).toContain(`opened a merge request: \`${link}\` (a link in the workflow run's summary)`)
+    expect(reply.body).toContain('[Workflow run](https://github.example/octo-org/docs-site/actions/runs/4711)')
+    expect(reply.body).not.toMatch(/pull request/i)
   })
 })

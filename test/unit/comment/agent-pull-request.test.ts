@@ -9,6 +9,7 @@ import {
   type NotePlace
 } from '../../../src/comment/agent-pull-request.js'
 import { noteBody } from '../../../src/report/agent-note.js'
+import { readRunner } from '../../../src/github/runner.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
 
 const KEY = { apiKey: 'svc_stand_in_key' }
@@ -115,7 +116,7 @@ describe('parsePullRequestLink', () => {
 })
 
 describe('noteBody', () => {
-  const env = { GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '4711', GITHUB_EVENT_NAME: 'schedule' }
+  const env = readRunner({ GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '4711', GITHUB_EVENT_NAME: 'schedule' })
 
   it('starts with the marker, names the job, the run, the event, and how to ask for changes', () => {
     const body = noteBody('<!-- docs-agent-job: job_7 v1.sig -->', 'job_7', null, '/docs', 'https://github.com', env)

@@ -13,9 +13,12 @@ import {
 } from '../../../src/comment/route.js'
 import type { GroupRun } from '../../../src/comment/group-job.js'
 import type { Settings } from '../../../src/inputs/settings.js'
+import { readRunner } from '../../../src/github/runner.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
 
 const signal = new AbortController().signal
+const runner = readRunner({})
+const reads = { runner, signal, readJob: null }
 const settingsWith = (values: Partial<Settings>): Settings =>
   ({ jobId: '', prompt: '', noteTrigger: '/docs', group: null, ...values }) as unknown as Settings
 const GROUP = { settings: { name: 'docs-follow-code' }, lookup: { kind: 'none', unverified: [] }, mark: 'abc' }
@@ -24,12 +27,12 @@ const found = { jobId: 'job_g', mark: 'def' } as Extract<Route, { via: 'group' }
 
 describe('deciding the route', () => {
   it('sends a prompt given with jobId to that job as a message, and follows jobId alone', async () => {
-    expect(await decideRoute(settingsWith({ jobId: 'job_1', prompt: 'Also this' }), null, signal)).toEqual({
+    expect(await decideRoute(settingsWith({ jobId: 'job_1', prompt: 'Also this' }), null, reads)).toEqual({
       kind: 'message',
       jobId: 'job_1',
       via: 'input'
     })
-    expect(await decideRoute(settingsWith({ jobId: 'job_1' }), null, signal)).toEqual({
+    expect(await decideRoute(settingsWith({ jobId: 'job_1' }), null, reads)).toEqual({
       kind: 'follow',
       jobId: 'job_1'
     })
@@ -38,11 +41,13 @@ describe('deciding the route', () => {
   it('creates a job for a comment that asks for a new one, whatever its thread keeps, without reading it', async () => {
     const readJob = () => Promise.reject(new Error('a --new comment reads no job'))
     const ask = { comment: {} as TriggeringComment, fresh: true }
-    expect(await decideRoute(settingsWith({ prompt: 'Document it' }), ask, signal, readJob)).toEqual({ kind: 'create' })
+    expect(await decideRoute(settingsWith({ prompt: 'Document it' }), ask, { runner, signal, readJob })).toEqual({
+      kind: 'create'
+    })
   })
 
   it('creates a job when nothing names one and there is no group', async () => {
-    expect(await decideRoute(settingsWith({ prompt: 'Document it' }), null, signal)).toEqual({ kind: 'create' })
+    expect(await decideRoute(settingsWith({ prompt: 'Document it' }), null, reads)).toEqual({ kind: 'create' })
   })
 })
 

@@ -1,6 +1,7 @@
 // Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
 import { afterAll, describe, expect, it } from 'vitest'
 import { decideComment, instructionAfter, readCommentRequest, type CommentRules } from '../../../src/comment/trigger.js'
+import { readRunner } from '../../../src/github/runner.js'
 import {
   issueCommentEvent,
   removeEventFiles,
@@ -226,14 +227,14 @@ describe('decideComment on reviews and review comments', () => {
 describe('readCommentRequest', () => {
   const given = { trigger: '/docs', allowedAssociations: ['OWNER'] }
 
-  function env(extra: Record<string, string>): NodeJS.ProcessEnv {
-    return {
+  function env(extra: Record<string, string>) {
+    return readRunner({
       GITHUB_EVENT_NAME: 'issue_comment',
       GITHUB_EVENT_PATH: writeEventFile(issueCommentEvent({ body: '/docs explain it' })),
       GITHUB_SERVER_URL: 'https://ghe.example.com/',
       GITHUB_REPOSITORY: 'octo-org/docs-site',
       ...extra
-    }
+    })
   }
 
   it('reads the comment, using GITHUB_SERVER_URL for the link', () => {

@@ -41,12 +41,12 @@ function lines(): { level: string; text: string }[] {
 }
 
 function read(options: { token?: string; signal?: AbortSignal; requestMs?: number } = {}) {
-  const env = { GITHUB_API_URL: github?.apiUrl ?? 'http://127.0.0.1:9' }
+  const apiUrl = github?.apiUrl ?? 'http://127.0.0.1:9'
   const limits = options.requestMs
     ? { maxRequests: 1, totalMs: options.requestMs, requestMs: options.requestMs, maxBodyBytes: 1024 * 1024 }
     : undefined
   const signal = options.signal ?? new AbortController().signal
-  return readPullRequestDetails(PR, options.token ?? TOKEN, signal, { tokenInput: 'githubToken', env, limits })
+  return readPullRequestDetails(PR, options.token ?? TOKEN, signal, { tokenInput: 'githubToken', apiUrl, limits })
 }
 
 describe('readPullRequestDetails', () => {

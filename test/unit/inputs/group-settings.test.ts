@@ -1,12 +1,13 @@
 // The group's inputs, set as the runner sets them (INPUT_* variables).
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { readGroupSettings } from '../../../src/inputs/group-settings.js'
+import { readRunner } from '../../../src/github/runner.js'
 
 afterEach(() => vi.unstubAllEnvs())
 
 function read(inputs: Record<string, string>, env: NodeJS.ProcessEnv = { GITHUB_REPOSITORY: 'octo-org/app' }) {
   for (const [name, value] of Object.entries(inputs)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value)
-  return () => readGroupSettings(env)
+  return () => readGroupSettings(readRunner(env))
 }
 
 describe('readGroupSettings', () => {

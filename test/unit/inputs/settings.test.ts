@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { parseAssociations } from '../../../src/inputs/comment-settings.js'
 import { describeSettings, readSettings } from '../../../src/inputs/settings.js'
+import { readRunner } from '../../../src/github/runner.js'
 
 function setInputs(inputs: Record<string, string>): void {
   for (const [name, value] of Object.entries(inputs)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value)
@@ -137,7 +138,7 @@ describe('a comment-triggered run', () => {
 
   it('is one on an issue_comment event with neither prompt nor jobId, with the trigger rules', () => {
     setInputs({ prompt: '', trigger: '/explain', allowedAssociations: 'member, contributor' })
-    expect(readSettings(onComment).comment).toEqual({
+    expect(readSettings(readRunner(onComment)).comment).toEqual({
       trigger: '/explain',
       allowedAssociations: ['MEMBER', 'CONTRIBUTOR']
     })
@@ -145,16 +146,20 @@ describe('a comment-triggered run', () => {
 
   it('is not one on another event, or when a prompt or a jobId is given', () => {
     setInputs({ prompt: '' })
-    expect(() => readSettings({ GITHUB_EVENT_NAME: 'push' })).toThrow(/Input prompt is empty and no jobId is given/)
+    expect(() => readSettings(readRunner({ GITHUB_EVENT_NAME: 'push' }))).toThrow(
+      /Input prompt is empty and no jobId is given/
+    )
     setInputs({ prompt: 'Document the flag' })
-    expect(readSettings(onComment).comment).toBeNull()
+    expect(readSettings(readRunner(onComment)).comment).toBeNull()
     setInputs({ prompt: '', jobId: 'job_1' })
-    expect(readSettings(onComment).comment).toBeNull()
+    expect(readSettings(readRunner(onComment)).comment).toBeNull()
   })
 
   it('rejects a trigger with a blank in it', () => {
     setInputs({ prompt: '', trigger: '/docs please' })
-    expect(() => readSettings(onComment)).toThrow(/Input trigger is '\/docs please', which has a blank in it/)
+    expect(() => readSettings(readRunner(onComment))).toThrow(
+      /Input trigger is '\/docs please', which has a blank in it/
+    )
   })
 })
 

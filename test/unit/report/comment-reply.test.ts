@@ -63,7 +63,7 @@ describe('the replies', () => {
     [
       'a pull request',
       { ending: 'final', job: job('completed', 'https://github.com/o/r/pull/9'), jobId: 'job_7' },
-      /^✅ Job `job_7` opened a pull request: `https:\/\/github.com\/o\/r\/pull\/9`$/m
+      /^✅ Job `job_7` opened a pull request: `https:\/\/github.com\/o\/r\/pull\/9` \(a link in the workflow run's summary\)$/m
     ],
     [
       'no changes',
@@ -125,7 +125,7 @@ describe('the replies', () => {
       deletions: 1
     }
     expect(writeOutcomeReply(outcome, THREAD, 2000, details)).toBe(
-      '✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9`\n\n' +
+      "✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9` (a link in the workflow run's summary)\n\n" +
         '`` Retries @team `x` `` · draft · 2 files changed, +10 −1\n\n' +
         'Review the pull request, and merge it when it is right.\n\n' +
         'To ask for more, comment `/docs <what to change>` here: it goes to this job while it works or its pull ' +
@@ -148,13 +148,16 @@ describe('the replies', () => {
     expect(reply('https://github.com/o/r/pull/9', 'https://github.com/O/R.git')).toBe(
       '✅ Job `job_7` opened a pull request: o/r#9'
     )
-    // Another repository, another host, or no source: the link as a code span, as before.
-    for (const [link, source] of [
-      ['https://github.com/o/r/pull/9', 'https://github.com/o/other'],
-      ['https://gitlab.com/o/r/-/merge_requests/9', 'https://gitlab.com/o/r'],
-      ['https://github.com/o/r/pull/9', null]
+    // Another repository, another host, or no source: the link as a code span, and where it is a link;
+    // a merge request called one.
+    for (const [link, source, kind] of [
+      ['https://github.com/o/r/pull/9', 'https://github.com/o/other', 'pull request'],
+      ['https://gitlab.com/o/r/-/merge_requests/9', 'https://gitlab.com/o/r', 'merge request'],
+      ['https://github.com/o/r/pull/9', null, 'pull request']
     ] as const) {
-      expect(reply(link, source)).toBe(`✅ Job \`job_7\` opened a pull request: \`${link}\``)
+      expect(reply(link, source)).toBe(
+        `✅ Job \`job_7\` opened a ${kind}: \`${link}\` (a link in the workflow run's summary)`
+      )
     }
   })
 

@@ -253,3 +253,31 @@ describe('the folded parts of a summary', () => {
     expect(summary).toContain('<details open><summary>The exact prompt (not sent)</summary>')
   })
 })
+
+describe('a merge request on GitLab', () => {
+  const MR = 'https://gitlab.example.org/docs-team/handbook/-/merge_requests/7'
+  const outcome: RunOutcome = {
+    ending: 'final',
+    job: job('completed', { prLink: MR, sourceRepository: 'https://gitlab.example.org/docs-team/handbook' }),
+    jobId: ID
+  }
+
+  it('is called a merge request in the summary, named as GitLab names it, a link', async () => {
+    const summary = await summaryOf({ name: 'a merge request', outcome, next: null })
+    if (renderDir) writeFileSync(join(renderDir, 'a-merge-request.summary.md'), summary)
+    expect(summary).toContain('<h3>✅ Completed: merge request !7 is ready</h3>')
+    expect(summary).toContain(`opened a merge request: <a href="${MR}">docs-team/handbook!7</a>`)
+    expect(nextStepOf(summary)).toBe('Review the merge request, and merge it when it is right.')
+    expect(visibleText(glance(summary))).not.toMatch(/pull request/i)
+  })
+
+  it('is called a merge request in the reply, its address not live, and says where it is a link', () => {
+    const reply = writeOutcomeReply(outcome, THREAD, 83_000)
+    if (renderDir) writeFileSync(join(renderDir, 'a-merge-request.reply.md'), reply)
+    expect(reply.split('\n')[0]).toBe(
+      `✅ Job \`${ID}\` opened a merge request: \`${MR}\` (a link in the workflow run's summary)`
+    )
+    expect(reply).not.toMatch(/pull request/i)
+    expect(addressesRepeated(reply)).toEqual([])
+  })
+})

@@ -1,6 +1,12 @@
 // Only a link of the shape of a pull or merge request on a code host becomes the prLink output.
 import { describe, expect, it } from 'vitest'
-import { pullRequestLink, pullRequestNumber } from '../../../src/service/pull-request-link.js'
+import {
+  pullRequestLink,
+  pullRequestName,
+  pullRequestNumber,
+  requestKind,
+  requestNumber
+} from '../../../src/service/pull-request-link.js'
 
 describe('pullRequestLink', () => {
   it.each([
@@ -56,5 +62,36 @@ describe('pullRequestNumber', () => {
     ['https://github.com/acme/handbook/issues/7', '']
   ])('reads %s as %j', (link, number) => {
     expect(pullRequestNumber(link)).toBe(number)
+  })
+})
+
+describe('a request named as its host names it', () => {
+  it.each([
+    ['https://github.com/acme/handbook/pull/7', 'pull request', 'acme/handbook#7', '#7'],
+    ['https://gitlab.com/acme/docs/handbook/-/merge_requests/12', 'merge request', 'acme/docs/handbook!12', '!12'],
+    ['https://gitlab.example.org/acme/handbook/-/merge_requests/3', 'merge request', 'acme/handbook!3', '!3'],
+    [
+      'https://gitea.example.org/acme/handbook/pulls/7',
+      'pull request',
+      'https://gitea.example.org/acme/handbook/pulls/7',
+      '#7'
+    ],
+    [
+      'https://bitbucket.org/acme/handbook/pull-requests/5',
+      'pull request',
+      'https://bitbucket.org/acme/handbook/pull-requests/5',
+      '#5'
+    ],
+    // Not a link this action passes on: no kind of its own, named as given, no number.
+    [
+      'https://gitlab.com/acme/handbook/-/merge_requests/7?x',
+      'pull request',
+      'https://gitlab.com/acme/handbook/-/merge_requests/7?x',
+      ''
+    ]
+  ])('%s: a %s, %s, %s', (link, kind, name, number) => {
+    expect(requestKind(link)).toBe(kind)
+    expect(pullRequestName(link)).toBe(name)
+    expect(requestNumber(link)).toBe(number)
   })
 })
