@@ -32,7 +32,7 @@ export interface RecordPayload {
   /** When the record was first written (ISO time). */
   created: string
   /** Where to report on a thread: the or pull request's number, and the reply's comment id. */
-  thread?: { number: number; comment: number }
+  thread?: { number: number; comment: number; [field: string]: unknown }
   /** The group's name and mark, for a group's record. */
   group?: string
   mark?: string
