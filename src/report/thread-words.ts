@@ -6,6 +6,7 @@
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { RunOutcome } from './run-ending.js'
 import { assertNever } from '../runtime/assert-never.js'
+import { requestKind } from '../service/pull-request-link.js'
 
 /**
  * What the thread keeps after the ending: `open`, its job still takes the thread's requests (while
@@ -31,9 +32,11 @@ export interface ThreadEnding {
  */
 export function describeThreadEnding(outcome: RunOutcome, trigger: string, summaryNext: string | null): ThreadEnding {
   const jobId = outcome.jobId || outcome.job?.id || ''
+  // As the job's host calls it: a merge request on GitLab.
+  const request = requestKind(outcome.job?.prLink ?? null)
   const goesToIt =
     `To ask for more, comment \`${trigger} <what to change>\` here: it goes to this job while it works or its ` +
-    `pull request is open. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
+    `${request} is open. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
   const startsNew = (why: string): string =>
     `To ask again, comment \`${trigger} <instruction>\` here: it starts a new job (${why}).`
   const open = (next: string | null): ThreadEnding => ({ next, askForMore: goesToIt, keeps: 'open' })
@@ -48,9 +51,9 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
       if (job.status === 'failed') return done(summaryNext, 'this one failed')
       if (job.status === 'archived') return done(summaryNext, 'this one was archived')
       if (job.prLink) return open(summaryNext)
-      if (job.refusedPrLink !== undefined) return done(summaryNext, 'this one gave no pull request link')
+      if (job.refusedPrLink !== undefined) return done(summaryNext, `this one gave no ${request} link`)
       // Under requirePr the summary's step is the author's (set requirePr to false): not the thread's.
-      return done(outcome.requirePr ? null : summaryNext, 'this one opened no pull request')
+      return done(outcome.requirePr ? null : summaryNext, `this one opened no ${request}`)
     }
     case 'created':
       return open(null)
@@ -58,10 +61,10 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
       // What will happen, said to the person on the thread (the summary keeps the author's step). A run
       // that hands its job over to a later report says here that the ending will be posted on this reply.
       return open(
-        "The agent goes on working on the service: when it opens its pull request, it shows among the repository's pull requests."
+        `The agent goes on working on the service: when it opens its ${request}, it shows among the repository's ${request}s.`
       )
     case 'noSign':
-      return open('Look at the pull request before asking again: the agent may have done the work already.')
+      return open(`Look at the ${request} before asking again: the agent may have done the work already.`)
     case 'cancelled':
       if (jobId) return open(null)
       // A create that may have gone out: the summary's step (look among the project's jobs) is anyone's.
