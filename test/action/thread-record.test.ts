@@ -217,7 +217,7 @@ describe.concurrent('the "ask for more" line, true after each ending', () => {
         messagePlan: { activeReads: 1, repository: SOURCE }
       })
       try {
-        const timeout: Record<string, string> = name === 'timed out' ? { timeout: '2s' } : {}
+        const timeout: Record<string, string> = name === 'timed out' ? { timeout: '5s' } : {}
         const first = await s.comment('/docs explain the retries', ISSUE, timeout)
         const [reply] = s.botComments(ISSUE)
         expect(reply.body).toContain(`\n\n${line}`)
