@@ -10,9 +10,9 @@ import { asObject, count, sha, text } from '../github/json-shape.js'
 import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } from '../github/comment-pages.js'
 import type { GitHubReader } from '../github/reader.js'
 import type { Settings } from '../inputs/settings.js'
-import type { Runner } from '../github/runner.js'
 import { isJobId } from '../safety/job-id.js'
 import { sameText } from './agent-pull-request.js'
+import type { Runner } from '../github/runner.js'
 
 /** What a record is for: its kind is signed, so a record of one kind never reads as another. */
 export type RecordKind = 'thread' | 'index' | 'group'
@@ -23,16 +23,15 @@ export type RecordKind = 'thread' | 'index' | 'group'
  */
 export type RecordState = 'open' | 'final' | 'queued'
 
-/** The record's payload (version 1). Fields a reader does not know are kept as written. */
+/** The record's payload (version 1). Fields a reader does not know are dropped. */
 export interface RecordPayload {
-  [field: string]: unknown
   /** The job ('' only while `queued`). */
   job: string
   state: RecordState
   /** When the record was first written (ISO time). */
   created: string
   /** Where to report on a thread: the issue's or pull request's number, and the reply's comment id. */
-  thread?: { number: number; comment: number; [field: string]: unknown }
+  thread?: { number: number; comment: number }
   /** The group's name and mark, for a group's record. */
   group?: string
   mark?: string
@@ -42,6 +41,12 @@ export interface RecordPayload {
   prompt?: string
   /** A digest of the request text that asked for the job (an issue's title and body), to know it again. */
   asked?: string
+  /** A queued create is not tried before this time (ISO time), from the service's Retry-After. */
+  notBefore?: string
+  /** How many reporting runs in a row read the job as unknown to the service (404). */
+  misses?: number
+  /** Once final: the ending told (the job's status, or `unknown`). */
+  told?: string
 }
 
 /** What a record's signature covers besides its kind, its comment and its payload. */
@@ -174,31 +179,28 @@ function decodePayload(encoded: string): RecordPayload | null {
   const state = STATES.find((s) => s === raw.state)
   const job = text(raw.job)
   if (raw.v !== 1 || !state || (job === '' ? state !== 'queued' : !isJobId(job))) return null
-  // Fields this version does not read are kept as written (the signature covers them): a record
-  // another part of the action writes may carry more.
-  const { v: _version, ...rest } = raw
-  const record: RecordPayload = { ...rest, job, state, created: text(raw.created) }
-  delete record.thread
-  delete record.commit
-  for (const field of ['group', 'mark', 'prompt', 'asked'] as const) {
-    if (typeof record[field] !== 'string') delete record[field]
-  }
+  const record: RecordPayload = { job, state, created: text(raw.created) }
   const thread = asObject(raw.thread)
   const number = count(thread.number)
   const comment = count(thread.comment)
-  if (number !== undefined && comment !== undefined) record.thread = { ...thread, number, comment }
+  if (number !== undefined && comment !== undefined) record.thread = { number, comment }
+  const misses = count(raw.misses)
+  if (misses !== undefined) record.misses = misses
+  for (const field of ['group', 'mark', 'prompt', 'asked', 'notBefore', 'told'] as const) {
+    if (typeof raw[field] === 'string') record[field] = raw[field]
+  }
   if (sha(raw.commit)) record.commit = sha(raw.commit)
   return record
 }
 
-/** Where a record is, for its signature: null when this GitHub's address (the runner's server URL) cannot be read. */
+/** Where a record is, for its signature: null when this GitHub's address (GITHUB_SERVER_URL) cannot be read. */
 export function findRecordPlace(
   thread: ThreadRef,
   { projectId }: Pick<Settings, 'projectId'>,
-  { serverUrl }: Pick<Runner, 'serverUrl'>
+  runner: Pick<Runner, 'serverUrl'>
 ): RecordPlace | null {
   try {
-    return { host: new URL(serverUrl).host, thread, projectId }
+    return { host: new URL(runner.serverUrl).host, thread, projectId }
   } catch {
     return null
   }

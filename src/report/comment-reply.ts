@@ -47,6 +47,8 @@ export interface CommentReplies {
     pullRequest: Promise<PullRequestDetails | null> | PullRequestDetails | null,
     bound: AbortSignal
   ): Promise<void>
+  /** The reply's comment id, once posted; undefined while it is not (or never was). */
+  replyId(): number | undefined
 }
 
 // A reply is a courtesy: each GitHub call is bounded, and once the run has ended, whatever is left
@@ -67,6 +69,7 @@ export interface ReplyRequest {
 
 /** A reply that is never written: no token, or a locked thread. */
 export const NO_REPLIES: CommentReplies = {
+  replyId: () => undefined,
   keepRecord: () => {},
   begin: () => {},
   progress: () => {},
@@ -152,6 +155,7 @@ export function startCommentReplies(
         if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs, null, told))
       })
     },
+    replyId: () => reply.id,
     finish: async (outcome, elapsedMs, pullRequest, bound) => {
       start(false)
       // A repeated request, stopped before its reply began: it leaves no comment (the log says why).

@@ -90,8 +90,9 @@ import { join } from 'node:path'
  *
  * @typedef {'reaction' | 'issue-reaction' | 'permission' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
  *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
- *   'label-add' | 'issue-list'} Route
+ *   'label-add' | 'issue-list' | 'issue-create' | 'comment-get' | 'status-create'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
+ * @typedef {{id: number, sha: string, state: string, context: string, description: string | null, target_url: string | null}} CommitStatus
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>,
  *   when?: (req: RecordedRequest) => boolean, times?: number} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
@@ -173,6 +174,87 @@ export async function startStandInGitHub(options = {}) {
     return true
   }
 
+  /** @type {Map<string, {id: number, content: string, created_at: string}>} Reactions given, by place and content. */
+  const given = new Map()
+  /** @type {Map<number, {title: string, body: string}>} Issues created through the API (not pull requests). */
+  const issues = new Map()
+  let nextIssue = 500
+  /** @type {CommitStatus[]} Every commit status set, oldest first. */
+  const statuses = []
+
+  /**
+   * A reaction, as GitHub answers: 201 when it is new, 200 with the one given before when the same
+   * identity already reacted so (an atomic claim for whoever gets the 201).
+   * @param {string} key @param {string} content
+   */
+  function giveReaction(key, content) {
+    const before = given.get(key)
+    if (before) return { status: 200, body: { ...before, user: { login: tokenLogin, type: 'Bot' } } }
+    const reaction = { id: nextId++, content, created_at: new Date().toISOString() }
+    given.set(key, reaction)
+    return { status: 201, body: { ...reaction, user: { login: tokenLogin, type: 'Bot' } } }
+  }
+
+  /**
+   * The writes beyond comments: an issue created (with its labels), a comment read by its id, a commit
+   * status set and listed (per sha and context the newest wins, listed newest first).
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object | string} | null}
+   */
+  function answerWrite(req) {
+    let match = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(req.pathname)
+    if (match && req.method === 'POST') {
+      const number = nextIssue++
+      const title = String(req.body?.title ?? '')
+      issues.set(number, { title, body: String(req.body?.body ?? '') })
+      const names = Array.isArray(req.body?.labels) ? req.body.labels.map(String) : []
+      labels.set(number, [...names])
+      return { status: 201, body: listedIssue(match[1], match[2], number, names) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const id = Number(match[3])
+      const comment = comments.get(id) ?? seeded.find((c) => c.id === id)
+      if (!comment || comment.inReplyTo !== undefined) return notFound()
+      return { status: 200, body: describe(match[1], match[2], comment) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{40})$/.exec(req.pathname)
+    if (match && req.method === 'POST') {
+      const state = String(req.body?.state)
+      if (!['pending', 'success', 'failure', 'error'].includes(state)) {
+        return { status: 422, body: { message: 'Validation Failed' } }
+      }
+      /** @type {CommitStatus} */
+      const status = {
+        id: nextId++,
+        sha: match[3],
+        state,
+        context: String(req.body?.context ?? 'default'),
+        description: req.body?.description ?? null,
+        target_url: req.body?.target_url ?? null
+      }
+      statuses.push(status)
+      return { status: 201, body: status }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/statuses$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      return { status: 200, body: statuses.filter((s) => s.sha === match?.[3]).reverse() }
+    }
+    return null
+  }
+
+  /** An issue (not a pull request) as the issues list shows it. @param {string} owner @param {string} repo @param {number} number @param {string[]} names */
+  function listedIssue(owner, repo, number, names) {
+    return {
+      number,
+      title: issues.get(number)?.title ?? '',
+      state: 'open',
+      html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
+      labels: names.map((name) => ({ name })),
+      user: { login: tokenLogin, type: 'Bot' }
+    }
+  }
+
   /**
    * @param {RecordedRequest} req
    * @returns {{status: number, body: object | string, headers?: Record<string, string>} | 'hang'}
@@ -200,11 +282,19 @@ export async function startStandInGitHub(options = {}) {
     if (match && req.method === 'POST') {
       const on = match[3] === 'pulls' ? { on: /** @type {const} */ ('review comment') } : {}
       reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
-      return {
-        status: 201,
-        body: { id: nextId++, content: req.body?.content, user: { login: tokenLogin, type: 'Bot' } }
-      }
+      return giveReaction(`${match[3]}:${match[4]}:${req.body?.content}`, String(req.body?.content))
     }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/comments\/(\d+)\/reactions\/(\d+)$/.exec(req.path)
+    if (match && req.method === 'DELETE') {
+      const key = [...given.entries()].find(
+        ([k, r]) => k.startsWith(`${match?.[3]}:${match?.[4]}:`) && r.id === Number(match?.[5])
+      )?.[0]
+      if (!key) return notFound()
+      given.delete(key)
+      return { status: 204, body: '' }
+    }
+    const written = answerWrite(req)
+    if (written) return written
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
       reactions.push({ issueNumber: Number(match[3]), content: req.body?.content, on: 'issue' })
@@ -289,7 +379,9 @@ export async function startStandInGitHub(options = {}) {
         .filter((entry) => state === 'all' || (state === 'open') === entry.open)
         .sort((a, b) => b.number - a.number)
         .slice((page - 1) * perPage, page * perPage)
-        .map(({ number, names, open }) => listedPull(owner, repo, number, names, open))
+        .map(({ number, names, open }) =>
+          issues.has(number) ? listedIssue(owner, repo, number, names) : listedPull(owner, repo, number, names, open)
+        )
       return { status: 200, body: listed }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
@@ -504,6 +596,20 @@ export async function startStandInGitHub(options = {}) {
         (r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull' && routeOf(r) !== 'issue-list'
       )
     },
+    /** Every commit status set, oldest first; per (sha, context) the newest is the one GitHub shows. */
+    get statuses() {
+      return [...statuses]
+    },
+    /** The issues created through the API, by number. */
+    get issues() {
+      return [...issues.entries()].map(([number, issue]) => ({ number, ...issue, labels: labels.get(number) ?? [] }))
+    },
+    /** Every comment on a thread now (seeded ones and the action's), oldest first, with who wrote it. */
+    get allComments() {
+      return [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))].sort(
+        (a, b) => a.id - b.id
+      )
+    },
     /** The labels on each issue or pull request, by number. */
     labelsOf: (/** @type {number} */ number) => [...(labels.get(number) ?? [])],
     /**
@@ -562,7 +668,7 @@ export async function startStandInGitHub(options = {}) {
 /** @param {RecordedRequest} req */
 function isThreadRead(req) {
   const route = routeOf(req)
-  return route === 'comment-list' || route === 'user' || route === 'permission'
+  return route === 'comment-list' || route === 'comment-get' || route === 'user' || route === 'permission'
 }
 
 /** @param {PullState | undefined} state */
@@ -622,7 +728,10 @@ function routeOf(req) {
     ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull'],
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'label-add'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list']
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-create'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-get'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]+$/, 'status-create']
   ])
   const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
   return found ? found[2] : null

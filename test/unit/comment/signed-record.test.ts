@@ -64,7 +64,7 @@ describe('a signed record', () => {
     expect(readRecords(changed, KEY, PLACE, 'thread', 9001)).toEqual({ records: [], unverified: 1 })
   })
 
-  it('carries every field of version 1, any job id, and keeps what it does not read as written', () => {
+  it('carries every field of version 1, any job id, and drops what it does not know', () => {
     const full: RecordPayload = {
       job: 'team a/job --> #7',
       state: 'queued',
@@ -75,15 +75,9 @@ describe('a signed record', () => {
       prompt: 'Document the retries.',
       asked: 'f00d'
     }
-    const line = signRecord(KEY, PLACE, 'index', 7, {
-      ...full,
-      misses: 2,
-      thread: { number: 12, comment: 9, review: true }
-    })
+    const line = signRecord(KEY, PLACE, 'index', 7, { ...full, extra: 'x' } as RecordPayload)
     expect(line.match(/-->/g)).toHaveLength(1)
-    expect(readRecords(line, KEY, PLACE, 'index', 7).records).toEqual([
-      { ...full, misses: 2, thread: { number: 12, comment: 9, review: true } }
-    ])
+    expect(readRecords(line, KEY, PLACE, 'index', 7).records).toEqual([full])
     const queued = { job: '', state: 'queued', created: full.created } as const
     expect(readRecords(signRecord(KEY, PLACE, 'index', 7, queued), KEY, PLACE, 'index', 7).records).toEqual([queued])
   })

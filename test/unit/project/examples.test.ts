@@ -16,6 +16,7 @@ describe('examples/workflows', () => {
       'docs-pr-companion.yml',
       'issue-label.yml',
       'on-push.yml',
+      'report-later.yml',
       'weekly-audit.yml'
     ])
   })
@@ -74,6 +75,16 @@ describe('examples/workflows', () => {
     expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
     // The issue reaches the action only through the event payload, never through an expression.
     expect(text).not.toMatch(/github\.event\.(issue|pull_request)\.(title|body)/)
+  })
+
+  it("the reporting workflow runs on a schedule, by hand and on the agent's pull request, one at a time, with the least permissions", () => {
+    const text = readFileSync(new URL('report-later.yml', dir), 'utf8')
+    expect(text).toMatch(/^ {2}schedule:\n {4}- cron: '\*\/1[05] \* \* \* \*'\n {2}workflow_dispatch:\n/m)
+    expect(text).toMatch(/^ {2}pull_request:\n {4}types: \[opened, synchronize\]\n/m)
+    expect(text).toMatch(/^permissions:\n {2}issues: write\n {2}pull-requests: write\n {2}statuses: write\n\n/m)
+    expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
+    expect(text).toMatch(/^ +report: pending$/m)
+    expect(text).not.toMatch(/^\s+prompt:/m)
   })
 })
 
