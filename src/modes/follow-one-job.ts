@@ -8,6 +8,7 @@ import { readCommentAsk, showCancelOnThread, type CommentAsk } from '../run/comm
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
 import { handOverJob } from '../run/hand-over.js'
+import { claimRecordsOfJob } from '../run/settle-records.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
 import { showGroupOnCodePullRequest, tellCodeClosed } from '../run/group-stage.js'
 import type { GroupStatusComment } from '../report/group-record.js'
@@ -91,8 +92,11 @@ export async function followOneJob({ startedAt, runner, env }: ModeStart): Promi
   const group = routed && routedGroup(routed)
   try {
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
-    // step before the summary, the reply and the note are written.
+    // step before the summary, the reply and the note are written. A job an earlier run handed over
+    // has its records claimed first: a reporting run telling it meanwhile leaves the note instead.
+    const settling = await claimRecordsOfJob(outcome, settings, delivered === 'create', runner)
     await tellEnding({
+      leaveNote: !settling.elsewhere,
       outcome,
       ask,
       settings,
@@ -109,6 +113,8 @@ export async function followOneJob({ startedAt, runner, env }: ModeStart): Promi
     const sent = (prepared as Prepared | null)?.sent ?? ''
     const creates = routed?.kind === 'create'
     await handOverJob({ outcome, settings, ask, group, delivered, prompt: sent, creates, runner })
+    // A job an earlier run handed over, followed to its end here: its records are told now, once.
+    await settling.tell()
   } finally {
     cancel.stop()
   }

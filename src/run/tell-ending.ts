@@ -51,6 +51,8 @@ export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
 /** What the ending is told with, however far the run got. */
 export interface EndingTold {
   outcome: RunOutcome
+  /** False when another run (a reporting run telling the same job) leaves the note on the agent's pull request. */
+  leaveNote?: boolean
   ask: CommentAsk | null
   settings: Settings | null
   prepared: Prepared | null
@@ -86,7 +88,8 @@ export async function tellEnding({
   groupStatus,
   elapsedMs,
   cancel,
-  runner
+  runner,
+  leaveNote
 }: EndingTold): Promise<void> {
   const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
   // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
@@ -100,7 +103,11 @@ export async function tellEnding({
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
         ? { name: group.settings.name, mark: group.mark }
         : undefined
-    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote).then(
+    const noted =
+      leaveNote === false
+        ? Promise.resolve()
+        : leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote)
+    const note = noted.then(
       () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)
     )
     // A run cancelled before its ending leaves no note on the thread, as the cancel asked; one
