@@ -8,9 +8,10 @@ import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
 import { handOverJob } from '../run/hand-over.js'
+import { claimRecordsOfJob } from '../run/settle-records.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
-import { showGroupOnCodePullRequest, tellCodeClosed } from '../run/group-stage.js'
-import type { GroupStatusComment } from '../report/group-record.js'
+import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
+import type { GroupStatusComment } from '../report/group-status.js'
 import { CANCEL_GRACE_MS, watchForCancel, type CancelWatch } from '../runtime/cancel.js'
 import { startDeadline, type Deadline } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
@@ -38,9 +39,12 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const { runner } = start
   try {
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
-    // step before the summary, the reply and the note are written.
+    // step before the summary, the reply and the note are written. A job an earlier run handed over
+    // has its records claimed first: a reporting run telling it meanwhile leaves the note instead.
+    const settling = await claimRecordsOfJob(outcome, settings, delivered === 'create', runner)
     await tellEnding({
       ...reached,
+      leaveNote: !settling.elsewhere,
       outcome,
       writeStarted,
       delivered,
@@ -52,6 +56,8 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     // A job not followed to its end is handed over: its record waits for a reporting run.
     const creates = route?.kind === 'create'
     await handOverJob({ outcome, settings, ask, group, delivered, prompt: prepared?.sent ?? '', creates, runner })
+    // A job an earlier run handed over, followed to its end here: its records are told now, once.
+    await settling.tell()
   } finally {
     cancel.stop()
   }
@@ -129,17 +135,23 @@ interface Routed extends Reached {
   deadline: Deadline
 }
 
-/** A group's code pull request closed (nothing is sent), or the prompt with its context, sent and followed. */
+/**
+ * A group's run with nothing to send (its changes sent already, its code pull request closed) or that
+ * cannot tell what to send ends here, held; otherwise the prompt with its context, sent and followed.
+ */
 async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
   const { settings, route, deadline, ask } = routed
   return orFailed(run, routed, async () => {
-    const closed = await tellCodeClosed(route, settings, deadline.signal, run.runner)
-    if (closed) return skipped(run, routed, closed)
+    const held = await holdGroupRun(route, settings, deadline.signal, run.runner)
+    if (held) return { ...routed, outcome: held }
     const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run.runner) }
     return orFailed(run, shown, async () => {
       const instruction = ask?.instruction ?? null
       const prepared = await preparePrompt({ settings, instruction, route, deadline, runner: run.runner })
       if ('skipped' in prepared) return skipped(run, shown, prepared.skipped)
+      // A group's context that could not read the changes since the group's mark sends nothing rather than less.
+      const unread = holdUnreadContext(route, prepared)
+      if (unread) return { ...shown, prepared, outcome: unread }
       return fromThePrompt(run, { ...shown, prepared })
     })
   })
@@ -155,7 +167,8 @@ async function fromThePrompt(run: FollowRun, sending: Routed & { prepared: Prepa
       tracker,
       cancelled: cancel.signal,
       startedAt,
-      replies: sending.ask?.replies
+      replies: sending.ask?.replies,
+      runner: run.runner
     })
   }))
 }

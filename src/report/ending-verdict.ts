@@ -4,7 +4,7 @@ import { Input } from '../inputs/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind, requestNumber } from '../service/pull-request-link.js'
 import type { EndingWords } from './ending-words.js'
-import type { RunOutcome } from './run-outcome.js'
+import type { GroupHold, RunOutcome } from './run-outcome.js'
 
 /** The summary's heading and next step. */
 export interface Verdict {
@@ -92,7 +92,34 @@ export function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWor
         : says('Dry run: the prompt, not sent', `Set ${Input.dryRun} to false to create the job.`)
     case 'skipped':
       return says('No job was started')
+    case 'held':
+      return judgeHold(outcome.hold, says)
     default:
       return assertNever(outcome, 'ending')
+  }
+}
+
+/** A group's held run's heading and next step. */
+export function judgeHold(hold: GroupHold, says: (verdict: string, next?: string | null) => Verdict): Verdict {
+  switch (hold.why) {
+    case 'covered':
+      return says('Nothing to send: the docs were told of these changes already')
+    case 'waited-out':
+      return says(
+        "Waited out: the group's job was busy",
+        `Nothing to do: the group's next run sends these changes. To wait longer for the job, raise ${Input.timeout}.`
+      )
+    case 'unread':
+      return says(
+        'Held: GitHub could not be read',
+        "The group's next run sends these changes; run the workflow again to send them now."
+      )
+    case 'code-closed':
+      return says(
+        hold.merged ? 'Code merged: the docs pull request was told' : 'Code closed: the docs pull request was told',
+        hold.merged && hold.docs ? 'Review the docs pull request, and merge it when it is right.' : null
+      )
+    default:
+      return assertNever(hold, 'group hold')
   }
 }

@@ -8,7 +8,14 @@ import { wordEnding, type EndingWords, type ValueFormat } from './ending-words.j
 import { isJobFollowed, type RunOutcome } from './run-outcome.js'
 
 export { staleLine, wordNewJobWay, type ValueFormat } from './ending-words.js'
-export { writesSummary, type Ending, type KnownJob, type NewJobWay, type RunOutcome } from './run-outcome.js'
+export {
+  writesSummary,
+  type Ending,
+  type GroupHold,
+  type KnownJob,
+  type NewJobWay,
+  type RunOutcome
+} from './run-outcome.js'
 
 const VALUES_AS_GIVEN: ValueFormat = { id: (jobId) => jobId, status: (status) => status, link: (url) => url }
 

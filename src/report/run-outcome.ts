@@ -10,7 +10,31 @@ import type { ServiceError, ServiceFailureKind } from '../service/service-error.
  * deleted branch); `noSign`: after a follow-up message, the job read final throughout, never working
  * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent.
  */
-export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run'
+export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run' | 'held'
+
+/**
+ * A run with a group that sent nothing, and why (the `held` ending): `covered`, the group's mark has
+ * this run's commit already (a re-run, or an older run run again); `waited-out`, the group's job was
+ * still working when the timeout ran out; `unread`, GitHub could not say what the group's job has not
+ * been told of; `code-closed`, the code pull request the group documents was closed (or merged with
+ * nothing left to send), and its docs pull request was told. The group's mark stays: the changes a
+ * held run did not send go with the group's next run.
+ */
+export type GroupHold =
+  | { why: 'covered'; group: string; mark: string; covers: string }
+  | { why: 'waited-out'; group: string; mark: string; timeoutMs: number }
+  | { why: 'unread'; group: string; mark: string; problem: string }
+  | {
+      why: 'code-closed'
+      group: string
+      /** The code pull request's number, and whether it was merged. */
+      code: number
+      merged: boolean
+      /** The group's docs pull request (`#31 of owner/repo`), or null when it has none open. */
+      docs: string | null
+      /** Why the docs pull request could not be told, as a sentence; null when it was (or there was none). */
+      untold: string | null
+    }
 
 /**
  * How the person who asked can start a new job instead of following up this one: by running the
@@ -88,6 +112,7 @@ export type RunOutcome =
       /** The sentence that says why no job was started. */
       reason: string
     })
+  | (KnownJob & { ending: 'held'; hold: GroupHold })
 
 /** Whether the run followed a job (read it until it ended, or until the run ended): the summary then says for how long. */
 export function isJobFollowed(outcome: RunOutcome): boolean {
@@ -102,6 +127,7 @@ export function isJobFollowed(outcome: RunOutcome): boolean {
     case 'created':
     case 'dry-run':
     case 'skipped':
+    case 'held':
       return false
     default:
       return assertNever(outcome, 'ending')
@@ -120,6 +146,7 @@ export function writesSummary(outcome: RunOutcome): boolean {
     case 'cancelled':
     case 'error':
     case 'dry-run':
+    case 'held':
       return true
     default:
       return assertNever(outcome, 'ending')

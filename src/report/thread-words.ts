@@ -81,8 +81,10 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
         return { next: null, askForMore: startsNew('this one takes no more messages'), keeps: 'final' }
       }
       return open(null)
+    // A group's run held back (`held`) sends nothing, and no thread asked it.
     case 'dry-run':
     case 'skipped':
+    case 'held':
       return { next: null, askForMore: null, keeps: null }
     default:
       return assertNever(outcome, 'ending')

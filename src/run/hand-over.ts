@@ -3,7 +3,7 @@
 // reporting run to create), the run leaves a signed record of the job in the index
 // (report/job-index.ts) before it ends, and a pending commit status on the commit it was for. A
 // reporting run (`report: pending`) tells the ending later, where a held run would have.
-import type { GroupRun } from '../comment/group-job.js'
+import type { GroupRun } from '../comment/group-lookup.js'
 import { type RecordPayload } from '../comment/signed-record.js'
 import { loadOctokit, runLink } from '../github/octokit.js'
 import { gitHubIsSilent } from '../github/silence.js'
@@ -45,7 +45,7 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
     ask && replyId !== undefined && ask.comment.kind !== 'review comment'
       ? { number: ask.comment.thread.number, comment: replyId }
       : undefined
-  const groupMark = group && delivered === 'create' ? { group: group.settings.name, mark: group.mark } : {}
+  const groupMark = group && delivered === 'create' ? { group: group.settings.name, mark: group.covers } : {}
   const commit = commitOfRun(handOver.runner)
   const where = { ...(thread ? { thread } : {}), ...groupMark, ...(commit ? { commit } : {}) }
   const working = (outcome.ending === 'created' || outcome.ending === 'timeout') && !!outcome.jobId

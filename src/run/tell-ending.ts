@@ -2,8 +2,9 @@
 // look: the job summary, the reply on the thread (which also records the thread's job), and the note
 // on the pull request the job opened.
 import { leaveAgentNote } from '../report/agent-note.js'
-import type { GroupRun } from '../comment/group-job.js'
-import { recordGroupRun, type GroupStatusComment } from '../report/group-record.js'
+import type { GroupRun } from '../comment/group-lookup.js'
+import { recordGroupRun } from '../report/group-record.js'
+import type { GroupStatusComment } from '../report/group-status.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
@@ -50,6 +51,8 @@ export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
 /** What the ending is told with, however far the run got. */
 export interface EndingTold {
   outcome: RunOutcome
+  /** False when another run (a reporting run telling the same job) leaves the note on the agent's pull request. */
+  leaveNote?: boolean
   ask: CommentAsk | null
   settings: Settings | null
   prepared: Prepared | null
@@ -85,7 +88,8 @@ export async function tellEnding({
   groupStatus,
   elapsedMs,
   cancel,
-  runner
+  runner,
+  leaveNote
 }: EndingTold): Promise<void> {
   const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
   // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
@@ -97,9 +101,13 @@ export async function tellEnding({
     // then the group's mark, label and code pull request comment (report/group-record.ts).
     const groupNote =
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
-        ? { name: group.settings.name, mark: group.mark }
+        ? { name: group.settings.name, mark: group.covers }
         : undefined
-    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote).then(
+    const noted =
+      leaveNote === false
+        ? Promise.resolve()
+        : leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote)
+    const note = noted.then(
       () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)
     )
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)

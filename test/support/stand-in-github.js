@@ -105,6 +105,9 @@ import { join } from 'node:path'
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
  * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
+ * @property {{rate: number, random: () => number, routes: Route[], fault?: Fault}} [randomFaults] Answer a
+ *   share (`rate`) of the requests of `routes` with `fault` (default a 502), drawing from `random` (seeded,
+ *   in a test): GitHub failing now and then.
  * @property {Partial<Record<Route, {ms: number, times?: number}>>} [delays] Do what the route's first
  *   `times` requests (default 1) ask at once (a comment is made), but answer this much later: GitHub
  *   slow to answer.
@@ -118,6 +121,9 @@ import { join } from 'node:path'
  * @property {Record<string, string>} [permissions] Each login's role on the repository (admin, maintain,
  *   write, triage, read), as `GET …/collaborators/{login}/permission` answers; anyone else reads `read`.
  * @property {number[]} [lockedIssues] Issues that refuse new comments (403), as a locked issue does.
+ * @property {number[]} [issues] Numbers that are issues, not pull requests: the issues list shows them
+ *   without a `pull_request` key, and `GET …/pulls/{number}` is a 404 for them. Every other labelled
+ *   number is a pull request.
  * @property {Record<number, string[]>} [labels] Labels on issues and pull requests before the run, by number.
  * @property {Record<number, PullState>} [pullStates] Each pull request's state (default open); a number
  *   here and not in `repository.pulls` is read as `apiPullRequest` makes it.
@@ -158,6 +164,9 @@ export async function startStandInGitHub(options = {}) {
   const labels = new Map(Object.entries(options.labels ?? {}).map(([n, names]) => [Number(n), [...names]]))
   /** @type {Map<number, PullState>} */
   const pullStates = new Map(Object.entries(options.pullStates ?? {}).map(([n, state]) => [Number(n), state]))
+  const issueNumbers = new Set(options.issues ?? [])
+  /** @type {RecordedRequest[]} The requests answered with a random fault. */
+  const randomlyFaulted = []
   // Set by hangFromNow(): GitHub stops answering in the middle of a run.
   let silent = false
   /** @type {Map<object, number>} How many requests each fault with `times` has answered. */
@@ -267,7 +276,13 @@ export async function startStandInGitHub(options = {}) {
       }
     }
     const route = routeOf(req)
-    const fault = route && options.faults?.[route]
+    const chaos = options.randomFaults
+    const drawn =
+      route && chaos?.routes.includes(route) && chaos.random() < chaos.rate
+        ? (chaos.fault ?? { status: 502, message: 'Server Error' })
+        : undefined
+    if (drawn) randomlyFaulted.push(req)
+    const fault = drawn ?? (route && options.faults?.[route])
     if (fault === 'hang') return 'hang'
     if (fault && applies(fault, req)) {
       return {
@@ -370,19 +385,22 @@ export async function startStandInGitHub(options = {}) {
       const [owner, repo] = [match[1], match[2]]
       const wanted = (req.query.labels ?? '').split(',').filter(Boolean)
       const state = req.query.state ?? 'open'
-      const perPage = Number(req.query.per_page ?? 30)
+      const perPage = Math.min(100, Number(req.query.per_page ?? 30))
       const page = Number(req.query.page ?? 1)
       // Newest first, as GitHub sorts by default (created, descending).
-      const listed = [...labels.entries()]
+      const all = [...labels.entries()]
         .filter(([, names]) => wanted.every((name) => names.includes(name)))
         .map(([number, names]) => ({ number, names, open: isOpen(pullStates.get(number)) }))
         .filter((entry) => state === 'all' || (state === 'open') === entry.open)
         .sort((a, b) => b.number - a.number)
+      const listed = all
         .slice((page - 1) * perPage, page * perPage)
         .map(({ number, names, open }) =>
-          issues.has(number) ? listedIssue(owner, repo, number, names) : listedPull(owner, repo, number, names, open)
+          issues.has(number) || issueNumbers.has(number)
+            ? listedIssue(owner, repo, number, names)
+            : listedPull(owner, repo, number, names, open)
         )
-      return { status: 200, body: listed }
+      return { status: 200, body: listed, headers: pageLinks(req, page, perPage, all.length) }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
     if (match && req.method === 'PATCH') {
@@ -434,7 +452,7 @@ export async function startStandInGitHub(options = {}) {
         return { status: 200, body: paged(repository.releases ?? []) }
       case 'pull': {
         const number = Number(parts[5])
-        const state = pullStates.get(number)
+        const state = pullStates.get(number) ?? (labels.has(number) && !issueNumbers.has(number) ? 'open' : undefined)
         const pull =
           repository.pulls?.[number] ??
           (state ? apiPullRequest({ number, state, repository: `${parts[2]}/${parts[3]}` }) : undefined)
@@ -595,6 +613,18 @@ export async function startStandInGitHub(options = {}) {
       return requests.filter(
         (r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull' && routeOf(r) !== 'issue-list'
       )
+    },
+    /** The requests answered with a random fault (randomFaults). */
+    randomlyFaulted,
+    /**
+     * Adds labels to an issue or pull request between runs (`issue`: it is an issue, not a pull request).
+     * @param {number} number @param {string[]} names @param {{issue?: boolean}} [as]
+     */
+    addLabels: (number, names, as = {}) => {
+      const on = labels.get(number) ?? []
+      for (const name of names) if (!on.includes(name)) on.push(name)
+      labels.set(number, on)
+      if (as.issue) issueNumbers.add(number)
     },
     /** Every commit status set, oldest first; per (sha, context) the newest is the one GitHub shows. */
     get statuses() {
