@@ -9,18 +9,10 @@
 // the mark: the last commit whose changes the group's job was given. So a copied label or marker,
 // another project's, or another group's, routes nothing, and the mark cannot be moved without the key.
 import { createHmac } from 'node:crypto'
-import { asArray, asObject, count, sha, text } from '../github/json-shape.js'
-import type { GitHubReader, ReadLimits } from '../github/reader.js'
-import { openGitHubReader } from '../github/reader.js'
-import { ReadFailure } from '../github/read-failure.js'
-import type { Settings } from '../inputs/settings.js'
-import type { GroupSettings } from '../inputs/group-settings.js'
-import { Input } from '../inputs/action-names.js'
-import { failureClause } from '../github/read-failure.js'
-import { log } from '../runtime/log.js'
-import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
+import { asObject, count, sha } from '../github/json-shape.js'
+import type { PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
-import { decodeId, encodeId, findNotePlace, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
 import type { Runner } from '../github/runner.js'
 
 const GROUP_VERSION = 'docs-agent-group-v1'
@@ -29,42 +21,6 @@ const GROUP_MARKER =
   /<!-- docs-agent-group: ([^\s<>]{1,200}) ([^\s<>]{1,1200}) ([0-9a-f]{7,64}|-) g1\.([A-Za-z0-9_-]{1,100}) -->/g
 /** GitHub's longest label is 50 characters; the group input is checked to fit after this. */
 export const GROUP_LABEL_PREFIX = 'docs-agent:'
-
-const { maxPages, perPage, requestTimeoutMs } = AGENT_PULL_REQUEST_READS
-/**
- * The group's reads: one listing of the open pull requests with the group's label, then the comments
- * of at most `maxPulls` of them, newest first, each within the agent's pull request's page cap; all of
- * it within `totalMs`, like the note's reads.
- */
-export const GROUP_READS = { maxPulls: 3, totalMs: 10_000 } as const
-const { maxPulls, totalMs } = GROUP_READS
-const LIMITS: ReadLimits = {
-  maxRequests: 1 + maxPulls * maxPages,
-  totalMs,
-  requestMs: requestTimeoutMs,
-  maxBodyBytes: 8 * 1024 * 1024
-}
-
-/** The group's pull request, as its verified marker names it. */
-export interface GroupPullRequest {
-  pr: PullRequestRef
-  /** The pull request's page. */
-  url: string
-  jobId: string
-  /** The last commit whose changes the job was given; '' when the marker holds none. */
-  mark: string
-  /** The comment that holds the marker: the mark moves by editing it. */
-  commentId: number
-  /** That comment's body as read. */
-  body: string
-}
-
-/** What looking for the group's pull request found. */
-export type GroupLookup =
-  | { kind: 'found'; found: GroupPullRequest }
-  /** No open pull request of the group; `unverified`: labelled pull requests whose markers did not verify. */
-  | { kind: 'none'; unverified: number[] }
-  | { kind: 'unreadable'; failure: ReadFailure }
 
 /** The label the group's pull request carries. */
 export function groupLabel(group: string): string {
@@ -147,142 +103,9 @@ export function coveredCommit(runner: Runner): string {
   return sha(runner.sha)
 }
 
-/**
- * The group's open pull request in `repository` (owner/repo): the newest of the open pull requests
- * with the group's label (at most RetryPolicy.group.maxPulls of them) on which a group marker for this
- * group verifies; of several markers there, the last. Never throws: a read that fails is returned, for
- * the caller to say once.
- */
-export async function findGroupPullRequest(
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
-  group: string,
-  repository: string,
-  signal: AbortSignal,
-  runner: Runner
-): Promise<GroupLookup> {
-  const what = `the open pull requests labelled ${groupLabel(group)} in ${repository}`
-  if (!settings.githubToken)
-    return { kind: 'unreadable', failure: new ReadFailure('no-token', what, 'pull-requests: read') }
-  const reader = openGitHubReader(runner.apiUrl, settings.githubToken, LIMITS, signal)
-  if (!reader) return { kind: 'unreadable', failure: new ReadFailure('unreachable', what, 'pull-requests: read') }
-  const [owner, repo] = repository.split('/')
-  const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
-  try {
-    const listed = asArray(
-      await reader.get(
-        `${base}/issues?labels=${encodeURIComponent(groupLabel(group))}&state=open&per_page=${maxPulls}`,
-        what,
-        'pull-requests: read'
-      )
-    )
-    const unverified: number[] = []
-    for (const entry of listed.map(asObject).slice(0, maxPulls)) {
-      const number = count(entry.number)
-      // The issues API lists issues too: only a pull request can be the group's.
-      if (number === undefined || number === 0 || !('pull_request' in entry)) continue
-      const pr = { owner, repo, number }
-      const place = findNotePlace(pr, settings, runner)
-      if (!place) continue
-      const found = await groupMarkerOn(reader, pr, settings, place, group)
-      if (found) return { kind: 'found', found: { ...found, pr, url: pullUrl(pr, runner) } }
-      unverified.push(number)
-    }
-    return { kind: 'none', unverified }
-  } catch (error) {
-    if (error instanceof ReadFailure) return { kind: 'unreadable', failure: error }
-    throw error
-  } finally {
-    await reader.close()
-  }
-}
-
-/** The last verified group marker on a pull request's comments (within the page cap), with its comment. */
-async function groupMarkerOn(
-  reader: GitHubReader,
-  pr: PullRequestRef,
-  key: NoteKey,
-  place: NotePlace,
-  group: string
-): Promise<{ jobId: string; mark: string; commentId: number; body: string } | null> {
-  let last: { jobId: string; mark: string; commentId: number; body: string } | null = null
-  const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
-  for (let page = 1; page <= maxPages; page++) {
-    const comments = asArray(
-      await reader.get(`${path}?per_page=${perPage}&page=${page}`, "the pull request's comments", 'pull-requests: read')
-    )
-    for (const comment of comments.map(asObject)) {
-      const commentId = count(comment.id)
-      if (commentId === undefined) continue
-      const body = text(comment.body)
-      for (const marked of markedGroups(body, key, place, group)) {
-        if (marked.verified) last = { jobId: marked.jobId, mark: marked.mark, commentId, body }
-      }
-    }
-    if (comments.length < perPage) break
-  }
-  return last
-}
-
 /** A pull request's page on the GitHub the workflow runs on. */
 export function pullUrl(pr: PullRequestRef, { serverUrl }: Pick<Runner, 'serverUrl'>): string {
   return `${serverUrl}/${pr.owner}/${pr.repo}/pull/${pr.number}`
-}
-
-/** A run's group as the stages found it: its settings, its pull request (or why none), the commit it covers. */
-export interface GroupRun {
-  settings: GroupSettings
-  lookup: GroupLookup
-  /** The commit whose changes this run tells of: the group's mark once they are delivered. */
-  mark: string
-}
-
-/**
- * Looks for the group's pull request and says what was found, once: the job the run's prompt goes to,
- * or that a job is created (no open pull request of the group, or none that could be read).
- */
-export async function lookUpGroup(
-  group: GroupSettings,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>,
-  signal: AbortSignal,
-  runner: Runner
-): Promise<GroupRun> {
-  const lookup = await findGroupPullRequest(settings, group.name, group.repository, signal, runner)
-  const { name, repository } = group
-  switch (lookup.kind) {
-    case 'found': {
-      const { found } = lookup
-      const since = found.mark ? ` since ${found.mark.slice(0, 7)}, the last commit it was told of,` : ''
-      log.info(
-        `Group ${name}'s docs pull request is #${found.pr.number} of ${repository}, opened by job ${found.jobId} ` +
-          `(from the action's signed note there): this run's changes${since} go to that job as a follow-up message.`
-      )
-      break
-    }
-    case 'none':
-      if (lookup.unverified.length > 0) {
-        log.notice(
-          `${lookup.unverified.map((n) => `#${n}`).join(', ')} of ${repository} ${lookup.unverified.length === 1 ? 'carries' : 'carry'} ` +
-            `the label ${groupLabel(name)} but no note of group ${name} that verifies for this repository, pull request ` +
-            `and project (${settings.projectId}): a copied label or note, another project's, or one signed with a key since ` +
-            `rotated. ${lookup.unverified.length === 1 ? 'It is' : 'They are'} ignored, and this run creates a job.`
-        )
-      } else {
-        log.info(
-          `Group ${name} has no open docs pull request in ${repository}: this run creates a job, and its pull request ` +
-            `becomes the group's.`
-        )
-      }
-      break
-    case 'unreadable':
-      // A cancel or the timeout: the run is ending, and says so itself.
-      if (lookup.failure.kind === 'cancelled') break
-      log.notice(
-        `Could not look for group ${name}'s docs pull request: ${failureClause(lookup.failure, Input.githubToken)}. ` +
-          `This run creates a job, as without ${Input.group}; give the token "pull-requests: write" on ${repository} ` +
-          `so that the group's runs share one pull request.`
-      )
-  }
-  return { settings: group, lookup, mark: coveredCommit(runner) }
 }
 
 /** The code pull request a `pull_request` event is about, and whether it was closed (merged or not). */

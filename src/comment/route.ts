@@ -3,7 +3,7 @@
 import type { Settings } from '../inputs/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Runner } from '../github/runner.js'
-import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-job.js'
+import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-lookup.js'
 import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 
@@ -128,9 +128,9 @@ export function messageSource(route: Route): 'input' | 'place' | 'group' | null 
   }
 }
 
-/** The commit a group's job was last told of (the mark in its note), for a message to it; else empty. */
+/** The group's mark (the last commit a job of the group was told of), for a route with a group; else empty. */
 export function groupMarkOf(route: Route): string {
-  return route.kind === 'message' && route.via === 'group' ? route.found.mark : ''
+  return routedGroup(route)?.mark ?? ''
 }
 
 /** Whether the route's job is followed even when wait is false: a follow is the run's whole point. */

@@ -41,6 +41,12 @@ export interface RecordPayload {
   prompt?: string
   /** A digest of the request text that asked for the job (an issue's title and body), to know it again. */
   asked?: string
+  /** A queued create is not tried before this time (ISO time), from the service's Retry-After. */
+  notBefore?: string
+  /** How many reporting runs in a row read the job as unknown to the service (404). */
+  misses?: number
+  /** Once final: the ending told (the job's status, or `unknown`). */
+  told?: string
 }
 
 /** What a record's signature covers besides its kind, its comment and its payload. */
@@ -178,7 +184,9 @@ function decodePayload(encoded: string): RecordPayload | null {
   const number = count(thread.number)
   const comment = count(thread.comment)
   if (number !== undefined && comment !== undefined) record.thread = { number, comment }
-  for (const field of ['group', 'mark', 'prompt', 'asked'] as const) {
+  const misses = count(raw.misses)
+  if (misses !== undefined) record.misses = misses
+  for (const field of ['group', 'mark', 'prompt', 'asked', 'notBefore', 'told'] as const) {
     if (typeof raw[field] === 'string') record[field] = raw[field]
   }
   if (sha(raw.commit)) record.commit = sha(raw.commit)

@@ -4,7 +4,8 @@
 import { Input } from '../inputs/action-names.js'
 import { blankCredentials, type Blanked } from '../safety/credentials.js'
 import { GitHubReader, openGitHubReader, READ_LIMITS, UNUSABLE_API_URL, type ReadLimits } from '../github/reader.js'
-import { Gathering, type ChangeContextRequest, type Gathered } from './gather-session.js'
+import { Gathering, type ChangeContextRequest, type Gathered, type SinceCover } from './gather-session.js'
+import { gatherSinceMark } from './since-mark.js'
 import { gatherIssueComment } from './issue-comment.js'
 import { gatherIssue } from './issue.js'
 import { asObject, sha, text } from '../github/json-shape.js'
@@ -16,7 +17,7 @@ import { gatherRelease } from './release.js'
 import { renderSection, type LeftOut } from './render.js'
 import { allSkippedNotice, leaveOutSkipDocs } from './skip-docs.js'
 
-export type { ChangeContextRequest } from './gather-session.js'
+export type { ChangeContextRequest, SinceCover } from './gather-session.js'
 
 /** The context section and what to log about it. */
 export interface ChangeContext {
@@ -37,6 +38,8 @@ export interface ChangeContext {
   skippedCommits?: number
   /** What the section does not hold whole, and why (the renderer's account, for the summary). */
   leftOut?: LeftOut[]
+  /** With a group's mark: whether the section tells of every change since it. */
+  since?: SinceCover
 }
 
 const NOTHING: ChangeContext = { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
@@ -72,7 +75,9 @@ export async function gatherChangeContext(
   )
   try {
     const gather = repository ? GATHERERS[request.eventName] : undefined
-    const gathered = (gather && (await gather(gathering))) || { facts: null }
+    // An event with no gatherer of its own, in a run with a group's mark: the range since the mark.
+    const sinceMark = !gather && repository ? await gatherSinceMark(gathering, eventLine(request, repository)) : null
+    const gathered = (gather && (await gather(gathering))) || sinceMark || { facts: null }
     const facts = gathered.facts ?? (gathered.startsNothing ? null : { summary: [eventLine(request, repository)] })
     const skip = facts ? leaveOutSkipDocs(facts) : null
     if (skip?.all) {
@@ -89,6 +94,7 @@ export async function gatherChangeContext(
       warnings: failures.length ? [failuresWarning(failures, gathered.instead ?? '', Input.githubToken)] : [],
       requests: gathering.requests,
       startsNothing: gathered.startsNothing === true,
+      ...(gathered.since && { since: gathered.since }),
       ...(scan && { blanked: scan.blanked, secretFiles: scan.secretFiles, skippedCommits: skip?.skipped ?? 0 }),
       ...(rendered && { leftOut: rendered.leftOut })
     }

@@ -35,7 +35,17 @@ export interface Gathered {
   instead?: string
   /** The event asks for no job at all (a push that deleted a branch); the notice says why. */
   startsNothing?: boolean
+  /** With a group's mark (`since`): whether the facts tell of every change since it (see SinceCover). */
+  since?: SinceCover
 }
+
+/**
+ * What the context tells of the changes since a group's mark: `covered`, all of them (the comparison
+ * from the mark was read); `gone`, the mark is no longer in the history (force-pushed away), so the
+ * facts tell of what the event has, which is all there is to tell; `unread`, the comparison could not
+ * be read, so the facts tell less than the job has not been told of.
+ */
+export type SinceCover = 'covered' | 'gone' | 'unread'
 
 export class Gathering {
   readonly failures: ReadFailure[] = []

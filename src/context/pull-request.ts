@@ -1,11 +1,11 @@
 // A pull request (pull_request, pull_request_target): what it is, what it says, and what it changes.
 // On pull_request_target the title, body and diffs may be written by anyone who can fork.
 import type { ChangeFacts } from './facts.js'
-import type { Gathered, Gathering } from './gather-session.js'
+import type { Gathered, Gathering, SinceCover } from './gather-session.js'
 import { asObject, count, login, text } from '../github/json-shape.js'
 import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
 import { plural } from '../runtime/plural.js'
-import { compareLink, compareRange, readPullFiles } from './shared-reads.js'
+import { compareLink, compareRangeTwice, readPullFiles } from './shared-reads.js'
 import { ReadFailure } from '../github/read-failure.js'
 import { sha } from '../github/json-shape.js'
 import { shortSha } from './gather-session.js'
@@ -32,14 +32,21 @@ export async function gatherPullRequest(gathering: Gathering): Promise<Gathered>
   const facts: ChangeFacts = { summary, writing: { label: "The pull request's description", text: text(pull.body) } }
   const head = sha(asObject(pull.head).sha)
   const { since } = gathering.request
+  // With a group's mark, what the facts tell of the changes since it (see SinceCover).
+  let cover: SinceCover | undefined = since ? 'unread' : undefined
   if (since && head && since !== head) {
     // A group's mark: the job was told of the pull request up to that commit; it gets what came since.
-    const comparison = await compareRange(
+    const comparison = await compareRangeTwice(
       gathering,
       since,
       head,
       `the comparison ${shortSha(since)}...${shortSha(head)}`
     )
+    // A mark no longer in the history (a force-push): the pull request's files are all there is to tell.
+    if (comparison instanceof ReadFailure && (comparison.kind === 'not-found' || comparison.kind === 'unprocessable')) {
+      cover = 'gone'
+    }
+    if (!(comparison instanceof ReadFailure)) cover = 'covered'
     if (!(comparison instanceof ReadFailure) && comparison.totalCommits > 0) {
       summary.push(
         `Range: since the last commit the group's docs pull request was told of, ${shortSha(since)}...${shortSha(head)}: ` +
@@ -48,14 +55,19 @@ export async function gatherPullRequest(gathering: Gathering): Promise<Gathered>
       )
       facts.commits = { list: comparison.commits, total: comparison.totalCommits }
       facts.files = { list: comparison.files, total: comparison.files.length }
-      return { facts }
+      return { facts, since: cover }
     }
+  } else if (since) {
+    cover = 'covered'
   }
-  if (changed === 0) return { facts }
+  if (changed === 0) return { facts, since: cover }
   const files = await readPullFiles(gathering, number, changed)
-  if (!files) return { facts, instead: 'It holds what the event carries: the title, description and counts.' }
+  if (!files) {
+    const instead = 'It holds what the event carries: the title, description and counts.'
+    return { facts, instead, since: cover === 'gone' ? 'unread' : cover }
+  }
   facts.files = { list: files, total: Math.max(changed ?? 0, files.length), totalLines }
-  return { facts }
+  return { facts, since: cover }
 }
 
 function branchesLine(pull: Record<string, unknown>): string {

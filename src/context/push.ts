@@ -3,11 +3,11 @@
 // agent of every commit. The Actions API names that run's commit; the compare API gives the range.
 import { plural } from '../runtime/plural.js'
 import { FILE_CAP_LINE, linesOf, readPushedCommits, type ChangeFacts, type Comparison } from './facts.js'
-import { shortSha, type Gathered, type Gathering } from './gather-session.js'
+import { shortSha, type Gathered, type Gathering, type SinceCover } from './gather-session.js'
 import { asArray, asObject, count, isZeroSha, login, sha, text } from '../github/json-shape.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { ReadFailure } from '../github/read-failure.js'
-import { compareLink, compareRange, mayListMoreFiles } from './shared-reads.js'
+import { compareLink, compareRange, compareRangeTwice, mayListMoreFiles } from './shared-reads.js'
 
 /** Where the range starts, and how the section says why. */
 interface RangeStart {
@@ -46,17 +46,19 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
   const defaultBranch = text(asObject(event.repository).default_branch)
   const starts: RangeStart[] = []
   let lastRunUnknown = false
-  if (created) {
+  if (request.since) {
+    // A group's mark: what its job has not been told of yet, whichever runs failed or were folded.
+    starts.push({ base: request.since, why: "since the last commit the group's docs pull request was told of" })
+    if (!created) {
+      starts.push({ base: before, why: "this push's commits (the group's last commit is no longer in the history)" })
+    }
+  } else if (created) {
     if (defaultBranch && defaultBranch !== branch) {
       starts.push({
         base: defaultBranch,
         why: `the new branch's commits that are not on ${oneLineCodeSpan(defaultBranch)}`
       })
     }
-  } else if (request.since) {
-    // A group's mark: what its job has not been told of yet, whichever runs failed or were folded.
-    starts.push({ base: request.since, why: "since the last commit the group's docs pull request was told of" })
-    starts.push({ base: before, why: "this push's commits (the group's last commit is no longer in the history)" })
   } else {
     const lastGood = await lastSuccessfulRun(gathering, branch)
     lastRunUnknown = lastGood === undefined
@@ -72,13 +74,20 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
     starts.push({ base: before, why })
   }
 
+  // With a group's mark, what the facts tell of the changes since it (see SinceCover).
+  let since: SinceCover | undefined = request.since ? 'unread' : undefined
   for (const [i, start] of starts.entries()) {
     if (!gathering.canRead) break
     const what = `the comparison ${refLabel(start.base)}...${shortSha(after)}`
-    const comparison = await compareRange(gathering, start.base, after, what)
+    const fromMark = i === 0 && request.since !== undefined && request.since !== ''
+    // The range since a group's mark is what its job was not told of: a read GitHub failed once is tried again.
+    const comparison = fromMark
+      ? await compareRangeTwice(gathering, start.base, after, what)
+      : await compareRange(gathering, start.base, after, what)
     const lastTry = i === starts.length - 1 || !gathering.canRead
     if (comparison instanceof ReadFailure) {
       const baseGone = comparison.kind === 'not-found' || comparison.kind === 'unprocessable'
+      if (fromMark && baseGone) since = 'gone'
       if (!lastTry && baseGone) {
         gathering.notices.push(
           `${request.since ? "The group's last commit" : "The last successful run's commit"} ${shortSha(start.base)} is no longer in the branch's history (force-pushed away?): the context covers this push's commits.`
@@ -88,6 +97,7 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
       gathering.fail(comparison)
       break
     }
+    if (fromMark) since = 'covered'
     if (!lastTry && comparison.totalCommits === 0) {
       // The last successful run saw a later commit than this push's: tell of this push's own.
       continue
@@ -96,9 +106,9 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
     const instead = lastRunUnknown
       ? `It covers this push alone (${shortSha(before)}...${shortSha(after)}): commits of earlier pushes whose run failed, or that concurrency folded into this run, may be missing.`
       : undefined
-    return { facts, instead }
+    return { facts, instead, since }
   }
-  return { facts: eventFacts(headline, request.payload, created ? '' : before, after), instead: EVENT_ONLY }
+  return { facts: eventFacts(headline, request.payload, created ? '' : before, after), instead: EVENT_ONLY, since }
 }
 
 const EVENT_ONLY =

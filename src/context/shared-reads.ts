@@ -3,6 +3,7 @@ import { COMPARE_FILE_CAP, readComparison, readFiles, type ChangedFile, type Com
 import { refSegment, type Gathering } from './gather-session.js'
 import { sha } from '../github/json-shape.js'
 import { ReadFailure } from '../github/read-failure.js'
+import { mayReadAgain } from '../github/read-again.js'
 
 /** The compare API's answer for `base...head` (commit ids, branch or tag names), or the failure. */
 export async function compareRange(
@@ -13,6 +14,18 @@ export async function compareRange(
 ): Promise<Comparison | ReadFailure> {
   const answer = await gathering.tryRead(`/compare/${refSegment(base)}...${refSegment(head)}`, what, 'contents: read')
   return answer instanceof ReadFailure ? answer : readComparison(answer)
+}
+
+/** compareRange, tried once more when GitHub failed in a way that may not happen twice (a 502, a reset). */
+export async function compareRangeTwice(
+  gathering: Gathering,
+  base: string,
+  head: string,
+  what: string
+): Promise<Comparison | ReadFailure> {
+  const first = await compareRange(gathering, base, head, what)
+  if (!mayReadAgain(first) || !gathering.canRead) return first
+  return compareRange(gathering, base, head, what)
 }
 
 /** The compare page on the server, for the section's link: bare between commit ids, quoted when it names a branch or tag. */

@@ -19,7 +19,8 @@ export const Input = {
   promptFile: 'promptFile',
   dryRun: 'dryRun',
   group: 'group',
-  docsRepository: 'docsRepository'
+  docsRepository: 'docsRepository',
+  report: 'report'
 } as const
 
 export const Output = {
@@ -31,5 +32,6 @@ export const Output = {
   sourceRepository: 'sourceRepository',
   sourceRef: 'sourceRef',
   createdAt: 'createdAt',
-  jobCreated: 'jobCreated'
+  jobCreated: 'jobCreated',
+  reported: 'reported'
 } as const

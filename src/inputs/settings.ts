@@ -126,31 +126,13 @@ function readCheckedSettings(
   misnamed: MisnamedInput[],
   { comment, githubToken }: FirstInputs
 ): Settings {
-  const { eventName, payload } = runner
-  const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
-  const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
-  // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
-  const fork = core.getInput(Input.apiKey) ? null : forkWithoutSecrets(eventName, payload)
-  if (fork && !misnamed.some((input) => input.meant === Input.apiKey))
-    throw new ActionError(forkKeySentence(fork, Input.apiKey))
-  const apiKey = required(
-    Input.apiKey,
-    'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
-  )
-  const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
+  const { eventName } = runner
+  const { projectId, apiKey, baseUrl } = readServiceAccess(runner, misnamed)
   const inlinePrompt = core.getInput(Input.prompt)
   const jobId = readJobId(core.getInput(Input.jobId))
   // A job to follow needs no prompt, so its file is not read.
   const prompt = joinPrompts(jobId ? '' : readPromptFile(core.getInput(Input.promptFile)), inlinePrompt)
 
-  if (!KEY_SHAPE.test(apiKey)) {
-    throw new ActionError(
-      keyMistake(apiKey) ??
-        `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
-          `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
-          `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
-    )
-  }
   if (!prompt && !jobId && !comment) {
     throw new ActionError(
       `Input ${Input.prompt} is empty and no ${Input.jobId} is given: there is nothing to do. ` +
@@ -196,6 +178,33 @@ function readCheckedSettings(
     noteTrigger: readNoteTrigger(),
     group: readGroupSettings(runner)
   }
+}
+
+/** The service's access (project, key, address), read and checked: every run that talks to the service needs them. */
+export function readServiceAccess(
+  runner: RunnerEvent,
+  misnamed: MisnamedInput[]
+): Pick<Settings, 'projectId' | 'apiKey' | 'baseUrl'> {
+  const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
+  const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
+  // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
+  const fork = core.getInput(Input.apiKey) ? null : forkWithoutSecrets(runner.eventName, runner.payload)
+  if (fork && !misnamed.some((input) => input.meant === Input.apiKey))
+    throw new ActionError(forkKeySentence(fork, Input.apiKey))
+  const apiKey = required(
+    Input.apiKey,
+    'the admin key from a repository secret, e.g. ${{ secrets.DOCS_AGENT_API_KEY }}'
+  )
+  const baseUrl = readBaseUrl(required(Input.baseUrl, "the service's address, https://..."))
+  if (!KEY_SHAPE.test(apiKey)) {
+    throw new ActionError(
+      keyMistake(apiKey) ??
+        `Input ${Input.apiKey} does not look like an API key of the service (the value is not shown). ` +
+          `A key is svc_ followed by its secret part in printable ASCII, with no spaces, as generated on the API keys page ` +
+          `of the project's dashboard. Check the secret that the workflow passes as ${Input.apiKey}.`
+    )
+  }
+  return { projectId, apiKey, baseUrl }
 }
 
 /** The settings as a debug line, with the secrets and the prompt left out. */

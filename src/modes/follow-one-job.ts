@@ -1,5 +1,5 @@
 import { decideRoute, routedGroup, type Route } from '../comment/route.js'
-import { describeSettings, readFirstInputs, readSettings, type Settings } from '../inputs/settings.js'
+import { describeSettings, readFirstInputs, readSettings, type FirstInputs, type Settings } from '../inputs/settings.js'
 import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'
 import { preparePrompt, type Prepared } from '../prompt/assemble.js'
@@ -7,11 +7,12 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { readCommentAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
+import { handOverJob } from '../run/hand-over.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
-import { showGroupOnCodePullRequest, tellCodeClosed } from '../run/group-stage.js'
-import type { GroupStatusComment } from '../report/group-record.js'
-import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
-import { startDeadline } from '../runtime/deadline.js'
+import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
+import type { GroupStatusComment } from '../report/group-status.js'
+import { CANCEL_GRACE_MS, watchForCancel, type CancelWatch } from '../runtime/cancel.js'
+import { startDeadline, type Deadline } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { JobService } from '../service/job-service.js'
 import type { ModeStart } from './mode-start.js'
@@ -20,94 +21,161 @@ import type { ModeStart } from './mode-start.js'
 // the comment that asked (if one did), the inputs, where the request goes, the prompt with its
 // context, then the create (or the follow-up message) and the following. Each stage (src/run/)
 // returns a value the next ones take; the ending is announced in one place (a cancel's forced exit
-// shares it, once), then told in the summary, the reply and the note.
+// shares it, once), then told in the summary, the reply and the note, with what the stages returned
+// as far as the run got.
 
 /** Sends the prompt where the request goes (or follows the job named) and tells the ending. */
-export async function followOneJob({ startedAt, runner, env }: ModeStart): Promise<void> {
+export async function followOneJob(start: ModeStart): Promise<void> {
   // The job so far, kept by the send-and-follow stage: a cancel may need it before that stage returns.
   const tracker = new JobTracker()
   const announceOnce = onlyOnce(announceEnding)
   const cancel = watchForCancel(() => announceOnce(tracker.cancelledOutcome()), CANCEL_GRACE_MS)
-  // What the ending is told with, each set once by its stage, however far the run got.
-  let ask: CommentAsk | null = null
-  let settings: Settings | null = null
-  let prepared: Prepared | null = null
-  let service: JobService | undefined
-  let route: Route | null = null
-  let groupStatus: GroupStatusComment | null = null
-
-  const runToEnding = async (): Promise<RunOutcome> => {
-    // A comment-triggered run takes its prompt from the comment, and answers on its thread (even
-    // to say that the workflow's inputs are wrong), so the comment's settings and the token are read first.
-    const first = readFirstInputs(runner)
-    const asked = await readCommentAsk(first, runner, cancel.signal)
-    if (asked && 'skipped' in asked) return { ending: 'skipped', reason: asked.skipped, ...tracker.knownJob() }
-    if ((ask = asked)) showCancelOnThread(ask, () => tracker.cancelledOutcome(), cancel.signal, startedAt)
-    settings = readSettings(runner, first)
-    log.debug(`Settings: ${describeSettings(settings)}`)
-    log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
-    checkProxyVariables(env)
-    const deadline = startDeadline(startedAt + settings.timeoutMs, cancel.signal)
-    service = settings.dryRun ? undefined : new JobService(settings)
-    // A thread's job is read once before a message goes to it: it may have ended, or its pull request closed.
-    const reader = service
-    const readJob = reader ? (jobId: string, signal: AbortSignal) => reader.getJob(jobId, signal) : null
-    route = await decideRoute(settings, ask, { runner, signal: deadline.signal, readJob })
-    cancel.signal.throwIfAborted()
-    // A group's code pull request closed: its docs pull request is told, and nothing is sent.
-    const closed = await tellCodeClosed(route, settings, deadline.signal, runner)
-    if (closed) return { ending: 'skipped', reason: closed, ...tracker.knownJob() }
-    groupStatus = showGroupOnCodePullRequest(route, settings, runner)
-    const instruction = ask?.instruction ?? null
-    const made = await preparePrompt({ settings, instruction, route, deadline, runner })
-    if ('skipped' in made) return { ending: 'skipped', reason: made.skipped, ...tracker.knownJob() }
-    prepared = made
-    const replies = ask?.replies
-    return sendAndFollow({
-      service,
-      settings,
-      route,
-      prepared,
-      deadline,
-      cancelled: cancel.signal,
-      tracker,
-      startedAt,
-      replies
-    })
-  }
-
-  let outcome: RunOutcome
-  try {
-    outcome = await runToEnding()
-  } catch (error) {
-    outcome = failedOutcome(error, tracker)
-  }
+  const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel })
   announceOnce(outcome)
   const { writeStarted, delivered } = tracker
-  const elapsedMs = Date.now() - startedAt
-  // Set inside runToEnding: the compiler does not see it there.
-  const routed = route as Route | null
-  const group = routed && routedGroup(routed)
+  const { route, settings, ask, prepared } = reached
+  const group = route && routedGroup(route)
+  const { runner } = start
   try {
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
     // step before the summary, the reply and the note are written.
     await tellEnding({
+      ...reached,
       outcome,
-      ask,
-      settings,
-      prepared,
       writeStarted,
       delivered,
       group,
-      groupStatus,
-      elapsedMs,
+      elapsedMs: Date.now() - start.startedAt,
       cancel,
       runner
     })
+    // A job not followed to its end is handed over: its record waits for a reporting run.
+    const creates = route?.kind === 'create'
+    await handOverJob({ outcome, settings, ask, group, delivered, prompt: prepared?.sent ?? '', creates, runner })
   } finally {
     cancel.stop()
   }
-  await (service as JobService | undefined)?.close()
+  await reached.service?.close()
+}
+
+/** The run's own: what the entry handed it, the tracker the send-and-follow stage keeps, the cancel watch. */
+interface FollowRun extends ModeStart {
+  tracker: JobTracker
+  cancel: CancelWatch
+}
+
+/** What each stage returned, as far as the run got: the ending is told with it. */
+interface Reached {
+  ask: CommentAsk | null
+  settings: Settings | null
+  /** Absent in a dry run, and before the settings are read. */
+  service: JobService | undefined
+  route: Route | null
+  groupStatus: GroupStatusComment | null
+  prepared: Prepared | null
+}
+
+type Ended = Reached & { outcome: RunOutcome }
+
+const NOTHING: Reached = {
+  ask: null,
+  settings: null,
+  service: undefined,
+  route: null,
+  groupStatus: null,
+  prepared: null
+}
+
+/**
+ * A comment-triggered run takes its prompt from the comment, and answers on its thread (even to say
+ * that the workflow's inputs are wrong), so the comment's settings and the token are read first.
+ */
+async function fromTheComment(run: FollowRun): Promise<Ended> {
+  return orFailed(run, NOTHING, async () => {
+    const first = readFirstInputs(run.runner)
+    const ask = await readCommentAsk(first, run.runner, run.cancel.signal)
+    if (ask && 'skipped' in ask) return skipped(run, NOTHING, ask.skipped)
+    if (ask) showCancelOnThread(ask, () => run.tracker.cancelledOutcome(), run.cancel.signal, run.startedAt)
+    return fromTheSettings(run, { ...NOTHING, ask }, first)
+  })
+}
+
+/** The inputs, then where the request goes: a thread's job is read once before a message goes to it. */
+async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInputs): Promise<Ended> {
+  return orFailed(run, reached, async () => {
+    const settings = readSettings(run.runner, first)
+    log.debug(`Settings: ${describeSettings(settings)}`)
+    log.info(describeTimingInForce({ ...settings, follows: settings.wait || settings.jobId !== '' }))
+    checkProxyVariables(run.env)
+    const service = settings.dryRun ? undefined : new JobService(settings)
+    return orFailed(run, { ...reached, settings, service }, async () => {
+      const deadline = startDeadline(run.startedAt + settings.timeoutMs, run.cancel.signal)
+      // It may have ended, or its pull request closed.
+      const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
+      const route = await decideRoute(settings, reached.ask, { runner: run.runner, signal: deadline.signal, readJob })
+      run.cancel.signal.throwIfAborted()
+      return fromTheRoute(run, { ...reached, service, settings, route, deadline })
+    })
+  })
+}
+
+/** What the stages after the route take: the settings, the route and the deadline, decided. */
+interface Routed extends Reached {
+  settings: Settings
+  route: Route
+  deadline: Deadline
+}
+
+/**
+ * A group's run with nothing to send (its changes sent already, its code pull request closed) or that
+ * cannot tell what to send ends here, held; otherwise the prompt with its context, sent and followed.
+ */
+async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
+  const { settings, route, deadline, ask } = routed
+  return orFailed(run, routed, async () => {
+    const held = await holdGroupRun(route, settings, deadline.signal, run.runner)
+    if (held) return { ...routed, outcome: held }
+    const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run.runner) }
+    return orFailed(run, shown, async () => {
+      const instruction = ask?.instruction ?? null
+      const prepared = await preparePrompt({ settings, instruction, route, deadline, runner: run.runner })
+      if ('skipped' in prepared) return skipped(run, shown, prepared.skipped)
+      // A group's context that could not read the changes since the group's mark sends nothing rather than less.
+      const unread = holdUnreadContext(route, prepared)
+      if (unread) return { ...shown, prepared, outcome: unread }
+      return fromThePrompt(run, { ...shown, prepared })
+    })
+  })
+}
+
+/** The create (or the message) and the following: the send-and-follow stage. */
+async function fromThePrompt(run: FollowRun, sending: Routed & { prepared: Prepared }): Promise<Ended> {
+  const { tracker, cancel, startedAt } = run
+  return orFailed(run, sending, async () => ({
+    ...sending,
+    outcome: await sendAndFollow({
+      ...sending,
+      tracker,
+      cancelled: cancel.signal,
+      startedAt,
+      replies: sending.ask?.replies,
+      runner: run.runner
+    })
+  }))
+}
+
+/** The stage's ending; when it throws, the failure's, told with what the stages before it returned. */
+async function orFailed(run: FollowRun, reached: Reached, stage: () => Promise<Ended>): Promise<Ended> {
+  try {
+    return await stage()
+  } catch (error) {
+    return { ...reached, outcome: failedOutcome(error, run.tracker) }
+  }
+}
+
+/** An event that starts no job, and why. */
+function skipped(run: FollowRun, reached: Reached, reason: string): Ended {
+  return { ...reached, outcome: { ending: 'skipped', reason, ...run.tracker.knownJob() } }
 }
 
 /** The function, called the first time only: the ending is announced once, by a cancel or by the run. */

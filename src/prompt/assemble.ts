@@ -2,7 +2,7 @@
 // prompt input (or a comment's instruction), then the change context after a blank line; and what
 // that carries, for the summary and a dry run (what-leaves.ts).
 import { groupMarkOf, messageSource, type Route } from '../comment/route.js'
-import type { ChangeContext } from '../context/change-context.js'
+import type { ChangeContext, SinceCover } from '../context/change-context.js'
 import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from '../inputs/prompt-file.js'
 import type { Settings } from '../inputs/settings.js'
@@ -20,6 +20,8 @@ export interface Prepared {
   /** Exactly what is sent. */
   sent: string
   leaving: WhatLeaves | null
+  /** With a group's mark: whether the context tells of every change since it (see SinceCover). */
+  since?: SinceCover
 }
 
 /** What the prompt is made of: the settings, the comment's instruction, the route, and the runner's event for the context. */
@@ -49,7 +51,8 @@ export async function preparePrompt({
   // A message to a job the comment's place named (not the jobId input, nor a group) is the instruction alone.
   const toAgentJob = messageSource(route) === 'place'
   const prompt = toAgentJob ? text : joinPrompts(settings.prompt, text)
-  // A group's job is told of the changes since the last commit it was told of (the mark in its note).
+  // A group's job (or a new job of the group) is told of the changes since the group's mark: the last
+  // commit a job of the group was told of.
   const since = groupMarkOf(route)
   const context: ChangeContext | null = prompt
     ? await gatherRunContext(settings, instruction !== null, deadline, runner, since)
@@ -60,7 +63,13 @@ export async function preparePrompt({
   // the section), scanned once more after every cut, so that what is scanned is what is sent.
   const final = await blankWhatIsSent(prompt, context?.section ?? '')
   const leaving = whatLeaves(final.sent, final.prompt, context, settings, [...blanked, ...final.blanked])
-  return { prompt: final.prompt, context: final.section, sent: final.sent, leaving }
+  return {
+    prompt: final.prompt,
+    context: final.section,
+    sent: final.sent,
+    leaving,
+    ...(context?.since && { since: context.since })
+  }
 }
 
 /**

@@ -37,6 +37,8 @@ export interface CommentReplies {
     pullRequest: Promise<PullRequestDetails | null> | PullRequestDetails | null,
     bound: AbortSignal
   ): Promise<void>
+  /** The reply's comment id, once posted; undefined while it is not (or never was). */
+  replyId(): number | undefined
 }
 
 // A reply is a courtesy: each GitHub call is bounded, and once the run has ended, whatever is left
@@ -58,7 +60,7 @@ export function startCommentReplies(
     log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
     )
-    return { progress: () => {}, showEnding: () => {}, finish: async () => {} }
+    return { progress: () => {}, showEnding: () => {}, finish: async () => {}, replyId: () => undefined }
   }
   const where = describe(comment)
   // Once the run's ending is shown (a cancel shows it at once), no progress replaces it.
@@ -101,6 +103,7 @@ export function startCommentReplies(
         if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs))
       })
     },
+    replyId: () => reply.id,
     finish: (outcome, elapsedMs, pullRequest, bound) =>
       reply.finish(async (thread) => writeOutcomeReply(outcome, thread, elapsedMs, await pullRequest), opened, bound)
   }

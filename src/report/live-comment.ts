@@ -69,6 +69,8 @@ export interface LiveComment<C extends { octokit: Octokit }> {
   show(body: string): void
   /** Finish was called: only the final body is wanted now. */
   readonly finished: boolean
+  /** The comment's id, once GitHub has answered for it (or it was found again). */
+  readonly id: number | undefined
   /** GitHub refused an edit: progress is no longer pressed on it. */
   readonly editRefused: boolean
   /**
@@ -143,6 +145,9 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
     client,
     get finished() {
       return finished
+    },
+    get id() {
+      return id
     },
     get editRefused() {
       return editRefused

@@ -53,7 +53,7 @@ function lockedThread(request: TriggeringComment): CommentReplies {
     `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
       `posts no reply and no note there, so a later request there starts a new job. The job runs all the same.`
   )
-  return { progress: () => {}, showEnding: () => {}, finish: async () => {} }
+  return { progress: () => {}, showEnding: () => {}, finish: async () => {}, replyId: () => undefined }
 }
 
 /**

@@ -1,7 +1,10 @@
 // The stage that talks to the service: sends the prompt where the route says (a create, or a
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
 import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from '../comment/route.js'
-import { groupSendLine, waitedOutReason } from '../report/group-record.js'
+import { groupSendLine } from '../report/group-record.js'
+import { readPullRequestDetails } from '../github/pull-request-details.js'
+import type { Runner } from '../github/runner.js'
+import { Input } from '../inputs/action-names.js'
 import { sendToGroupJob } from '../service/group-send.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
@@ -32,6 +35,8 @@ export interface SendAndFollow {
   tracker: JobTracker
   startedAt: number
   replies: CommentReplies | undefined
+  /** Where GitHub's API is: a group's docs pull request is read again after a wait (without it, taken as open). */
+  runner?: Pick<Runner, 'apiUrl'>
 }
 
 /**
@@ -56,7 +61,13 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
   }
   const sent = await sendPrompt(service, stage, onJob)
   if (sent === 'waited-out' && group) {
-    return { ending: 'skipped', reason: waitedOutReason(group, settings.timeoutMs), ...tracker.knownJob() }
+    const hold = {
+      why: 'waited-out' as const,
+      group: group.settings.name,
+      mark: group.mark,
+      timeoutMs: settings.timeoutMs
+    }
+    return { ending: 'held', hold, ...tracker.knownJob() }
   }
   cancelled.throwIfAborted()
   const outcome = await followToTheEnd(service, stage, onJob)
@@ -134,8 +145,8 @@ async function sendMessage(
 /** A message to the group's job, or a new job for the group when that one takes none (see sendToGroupJob). */
 async function sendToGroup(
   service: JobService,
-  { settings, prepared, deadline, tracker }: SendAndFollow,
-  { group, jobId }: Extract<Route, { via: 'group' }>,
+  { settings, prepared, deadline, tracker, runner }: SendAndFollow,
+  { group, jobId, found }: Extract<Route, { via: 'group' }>,
   { hooks, onJob, create }: { hooks: WriteHooks; onJob: (job: Job) => void; create: () => Promise<'sent'> }
 ): Promise<'sent' | 'waited-out'> {
   const result = await sendToGroupJob(service, jobId, prepared.sent, {
@@ -144,7 +155,16 @@ async function sendToGroup(
     hooks,
     onJob,
     onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
-    onBusy: () => log.info(groupSendLine(group, false, 'busy'))
+    onBusy: () => log.info(groupSendLine(group, false, 'busy')),
+    // Merged (or closed) while its job worked: the message would go to a job whose pull request is done.
+    docsState: async () => {
+      if (!runner) return 'open'
+      const details = await readPullRequestDetails(found.pr, settings.githubToken, deadline.signal, {
+        tokenInput: Input.githubToken,
+        apiUrl: runner.apiUrl
+      })
+      return details?.state === 'merged' || details?.state === 'closed' ? details.state : 'open'
+    }
   })
   if (result.kind === 'waited-out') return 'waited-out'
   if (result.kind === 'create') {

@@ -2,8 +2,9 @@
 // look: the job summary, the reply on the thread, the note on the pull request the job opened, and
 // the note on the thread that asked (when its request made the job).
 import { leaveAgentNote } from '../report/agent-note.js'
-import type { GroupRun } from '../comment/group-job.js'
-import { recordGroupRun, type GroupStatusComment } from '../report/group-record.js'
+import type { GroupRun } from '../comment/group-lookup.js'
+import { recordGroupRun } from '../report/group-record.js'
+import type { GroupStatusComment } from '../report/group-status.js'
 import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
@@ -98,7 +99,7 @@ export async function tellEnding({
     // then the group's mark, label and code pull request comment (report/group-record.ts).
     const groupNote =
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
-        ? { name: group.settings.name, mark: group.mark }
+        ? { name: group.settings.name, mark: group.covers }
         : undefined
     const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote).then(
       () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)

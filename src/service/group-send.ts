@@ -13,8 +13,16 @@ import { ServiceError } from './service-error.js'
 /** What became of the prompt sent to the group's job. */
 export type GroupSend =
   | { kind: 'sent'; job: Job | null }
-  /** The job takes no message: `why` is `archived`, `failed`, `gone` or `refused`; nothing was delivered. */
-  | { kind: 'create'; why: 'archived' | 'failed' | 'gone' | 'refused'; job: Job | null; refusal?: ServiceError }
+  /**
+   * The job takes no message: `why` is `archived`, `failed`, `gone` or `refused`, or its pull request was
+   * `merged` or `closed` while the run waited for it; nothing was delivered.
+   */
+  | {
+      kind: 'create'
+      why: 'archived' | 'failed' | 'gone' | 'refused' | 'merged' | 'closed'
+      job: Job | null
+      refusal?: ServiceError
+    }
   /** The job was still working when the step's timeout ran out: nothing was sent. */
   | { kind: 'waited-out'; job: Job | null }
 
@@ -26,6 +34,11 @@ export interface GroupSendOptions {
   onRetry: (failure: ServiceError, waitMs: number) => void
   /** Told once when the job is still working on the group's last message, before the wait. */
   onBusy: (job: Job) => void
+  /**
+   * The group's docs pull request's state, read again after a wait (it may have been merged meanwhile);
+   * `open` when it could not be read.
+   */
+  docsState: () => Promise<'open' | 'merged' | 'closed'>
 }
 
 /** Sends `prompt` to the group's job `jobId` once it is not busy; see GroupSend for what else may happen. */
@@ -58,6 +71,10 @@ export async function sendToGroupJob(
   if (followed.outcome !== 'final') return { kind: 'waited-out', job: followed.job }
   const { job } = followed
   if (job.status === 'archived' || job.status === 'failed') return { kind: 'create', why: job.status, job }
+  if (busySaid) {
+    const state = await options.docsState()
+    if (state !== 'open') return { kind: 'create', why: state, job }
+  }
   try {
     return { kind: 'sent', job: await service.sendMessage(jobId, prompt, deadline, options.hooks) }
   } catch (error) {

@@ -160,7 +160,7 @@ describe.concurrent('a group of runs', () => {
       expect(w.github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/labels'))).toHaveLength(1)
       // One listing by label per later run, never the search API.
       expect(w.github.labelReads).toHaveLength(3)
-      expect(w.github.labelReads[0].query).toMatchObject({ labels: LABEL, state: 'open' })
+      expect(w.github.labelReads[0].query).toMatchObject({ labels: LABEL, state: 'all' })
       expect(w.github.requests.some((r) => r.path.startsWith('/search'))).toBe(false)
       for (const run of [first, second, third]) expectCleanOutput(run, w.service.apiKey)
     },
@@ -290,7 +290,7 @@ describe.concurrent('a group of runs', () => {
       expect(waited.outputs.jobCreated ?? '').toBe('')
       expect(waited.stdout).toMatch(
         new RegExp(
-          `::notice::Group ${GROUP}'s job ${jobId} was still working .* so this run sent nothing\\. Its changes go with the group's next run`
+          `::notice::Group ${GROUP}'s job ${jobId} was still working .* so this run sent nothing\\. The group's mark stays at ${a.sha.slice(0, 7)}, so the group's next run sends this run's changes`
         )
       )
       // The mark stays where it was.
@@ -371,7 +371,9 @@ describe.concurrent('a group of runs', () => {
       expect(told[0].body).toContain(
         `The code pull request [${REPO}#7](${SOURCE}/pull/7) that this docs pull request documents was merged.`
       )
-      expect(closed.stdout).toContain('The code pull request #7 was merged: said so on the group')
+      expect(closed.stdout).toContain(
+        `The code pull request #7 was merged: said so on group ${group}'s docs pull request #31`
+      )
     },
     SEVERAL_RUNS_MS
   )

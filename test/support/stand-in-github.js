@@ -90,8 +90,9 @@ import { join } from 'node:path'
  *
  * @typedef {'reaction' | 'issue-reaction' | 'permission' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
  *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
- *   'label-add' | 'issue-list'} Route
+ *   'label-add' | 'issue-list' | 'issue-create' | 'comment-get' | 'status-create'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
+ * @typedef {{id: number, sha: string, state: string, context: string, description: string | null, target_url: string | null}} CommitStatus
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
  *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
@@ -102,6 +103,9 @@ import { join } from 'node:path'
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
  * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
+ * @property {{rate: number, random: () => number, routes: Route[], fault?: Fault}} [randomFaults] Answer a
+ *   share (`rate`) of the requests of `routes` with `fault` (default a 502), drawing from `random` (seeded,
+ *   in a test): GitHub failing now and then.
  * @property {Partial<Record<Route, {ms: number, times?: number}>>} [delays] Do what the route's first
  *   `times` requests (default 1) ask at once (a comment is made), but answer this much later: GitHub
  *   slow to answer.
@@ -115,6 +119,9 @@ import { join } from 'node:path'
  * @property {Record<string, string>} [permissions] Each login's role on the repository (admin, maintain,
  *   write, triage, read), as `GET …/collaborators/{login}/permission` answers; anyone else reads `read`.
  * @property {number[]} [lockedIssues] Issues that refuse new comments (403), as a locked issue does.
+ * @property {number[]} [issues] Numbers that are issues, not pull requests: the issues list shows them
+ *   without a `pull_request` key, and `GET …/pulls/{number}` is a 404 for them. Every other labelled
+ *   number is a pull request.
  * @property {Record<number, string[]>} [labels] Labels on issues and pull requests before the run, by number.
  * @property {Record<number, PullState>} [pullStates] Each pull request's state (default open); a number
  *   here and not in `repository.pulls` is read as `apiPullRequest` makes it.
@@ -155,8 +162,91 @@ export async function startStandInGitHub(options = {}) {
   const labels = new Map(Object.entries(options.labels ?? {}).map(([n, names]) => [Number(n), [...names]]))
   /** @type {Map<number, PullState>} */
   const pullStates = new Map(Object.entries(options.pullStates ?? {}).map(([n, state]) => [Number(n), state]))
+  const issueNumbers = new Set(options.issues ?? [])
+  /** @type {RecordedRequest[]} The requests answered with a random fault. */
+  const randomlyFaulted = []
   // Set by hangFromNow(): GitHub stops answering in the middle of a run.
   let silent = false
+  /** @type {Map<string, {id: number, content: string, created_at: string}>} Reactions given, by place and content. */
+  const given = new Map()
+  /** @type {Map<number, {title: string, body: string}>} Issues created through the API (not pull requests). */
+  const issues = new Map()
+  let nextIssue = 500
+  /** @type {CommitStatus[]} Every commit status set, oldest first. */
+  const statuses = []
+
+  /**
+   * A reaction, as GitHub answers: 201 when it is new, 200 with the one given before when the same
+   * identity already reacted so (an atomic claim for whoever gets the 201).
+   * @param {string} key @param {string} content
+   */
+  function giveReaction(key, content) {
+    const before = given.get(key)
+    if (before) return { status: 200, body: { ...before, user: { login: tokenLogin, type: 'Bot' } } }
+    const reaction = { id: nextId++, content, created_at: new Date().toISOString() }
+    given.set(key, reaction)
+    return { status: 201, body: { ...reaction, user: { login: tokenLogin, type: 'Bot' } } }
+  }
+
+  /**
+   * The writes beyond comments: an issue created (with its labels), a comment read by its id, a commit
+   * status set and listed (per sha and context the newest wins, listed newest first).
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object | string} | null}
+   */
+  function answerWrite(req) {
+    let match = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(req.pathname)
+    if (match && req.method === 'POST') {
+      const number = nextIssue++
+      const title = String(req.body?.title ?? '')
+      issues.set(number, { title, body: String(req.body?.body ?? '') })
+      const names = Array.isArray(req.body?.labels) ? req.body.labels.map(String) : []
+      labels.set(number, [...names])
+      return { status: 201, body: listedIssue(match[1], match[2], number, names) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const id = Number(match[3])
+      const comment = comments.get(id) ?? seeded.find((c) => c.id === id)
+      if (!comment || comment.inReplyTo !== undefined) return notFound()
+      return { status: 200, body: describe(match[1], match[2], comment) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{40})$/.exec(req.pathname)
+    if (match && req.method === 'POST') {
+      const state = String(req.body?.state)
+      if (!['pending', 'success', 'failure', 'error'].includes(state)) {
+        return { status: 422, body: { message: 'Validation Failed' } }
+      }
+      /** @type {CommitStatus} */
+      const status = {
+        id: nextId++,
+        sha: match[3],
+        state,
+        context: String(req.body?.context ?? 'default'),
+        description: req.body?.description ?? null,
+        target_url: req.body?.target_url ?? null
+      }
+      statuses.push(status)
+      return { status: 201, body: status }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/statuses$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      return { status: 200, body: statuses.filter((s) => s.sha === match?.[3]).reverse() }
+    }
+    return null
+  }
+
+  /** An issue (not a pull request) as the issues list shows it. @param {string} owner @param {string} repo @param {number} number @param {string[]} names */
+  function listedIssue(owner, repo, number, names) {
+    return {
+      number,
+      title: issues.get(number)?.title ?? '',
+      state: 'open',
+      html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
+      labels: names.map((name) => ({ name })),
+      user: { login: tokenLogin, type: 'Bot' }
+    }
+  }
 
   /**
    * @param {RecordedRequest} req
@@ -170,7 +260,13 @@ export async function startStandInGitHub(options = {}) {
       }
     }
     const route = routeOf(req)
-    const fault = route && options.faults?.[route]
+    const chaos = options.randomFaults
+    const drawn =
+      route && chaos?.routes.includes(route) && chaos.random() < chaos.rate
+        ? (chaos.fault ?? { status: 502, message: 'Server Error' })
+        : undefined
+    if (drawn) randomlyFaulted.push(req)
+    const fault = drawn ?? (route && options.faults?.[route])
     if (fault === 'hang') return 'hang'
     if (fault) {
       return {
@@ -185,8 +281,19 @@ export async function startStandInGitHub(options = {}) {
     if (match && req.method === 'POST') {
       const on = match[3] === 'pulls' ? { on: /** @type {const} */ ('review comment') } : {}
       reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
-      return { status: 201, body: { id: nextId++, content: req.body?.content } }
+      return giveReaction(`${match[3]}:${match[4]}:${req.body?.content}`, String(req.body?.content))
     }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/comments\/(\d+)\/reactions\/(\d+)$/.exec(req.path)
+    if (match && req.method === 'DELETE') {
+      const key = [...given.entries()].find(
+        ([k, r]) => k.startsWith(`${match?.[3]}:${match?.[4]}:`) && r.id === Number(match?.[5])
+      )?.[0]
+      if (!key) return notFound()
+      given.delete(key)
+      return { status: 204, body: '' }
+    }
+    const written = answerWrite(req)
+    if (written) return written
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
       reactions.push({ issueNumber: Number(match[3]), content: req.body?.content, on: 'issue' })
@@ -259,17 +366,22 @@ export async function startStandInGitHub(options = {}) {
       const [owner, repo] = [match[1], match[2]]
       const wanted = (req.query.labels ?? '').split(',').filter(Boolean)
       const state = req.query.state ?? 'open'
-      const perPage = Number(req.query.per_page ?? 30)
+      const perPage = Math.min(100, Number(req.query.per_page ?? 30))
       const page = Number(req.query.page ?? 1)
       // Newest first, as GitHub sorts by default (created, descending).
-      const listed = [...labels.entries()]
+      const all = [...labels.entries()]
         .filter(([, names]) => wanted.every((name) => names.includes(name)))
         .map(([number, names]) => ({ number, names, open: isOpen(pullStates.get(number)) }))
         .filter((entry) => state === 'all' || (state === 'open') === entry.open)
         .sort((a, b) => b.number - a.number)
+      const listed = all
         .slice((page - 1) * perPage, page * perPage)
-        .map(({ number, names, open }) => listedPull(owner, repo, number, names, open))
-      return { status: 200, body: listed }
+        .map(({ number, names, open }) =>
+          issues.has(number) || issueNumbers.has(number)
+            ? listedIssue(owner, repo, number, names)
+            : listedPull(owner, repo, number, names, open)
+        )
+      return { status: 200, body: listed, headers: pageLinks(req, page, perPage, all.length) }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
     if (match && req.method === 'PATCH') {
@@ -321,7 +433,7 @@ export async function startStandInGitHub(options = {}) {
         return { status: 200, body: paged(repository.releases ?? []) }
       case 'pull': {
         const number = Number(parts[5])
-        const state = pullStates.get(number)
+        const state = pullStates.get(number) ?? (labels.has(number) && !issueNumbers.has(number) ? 'open' : undefined)
         const pull =
           repository.pulls?.[number] ??
           (state ? apiPullRequest({ number, state, repository: `${parts[2]}/${parts[3]}` }) : undefined)
@@ -483,6 +595,32 @@ export async function startStandInGitHub(options = {}) {
         (r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull' && routeOf(r) !== 'issue-list'
       )
     },
+    /** The requests answered with a random fault (randomFaults). */
+    randomlyFaulted,
+    /**
+     * Adds labels to an issue or pull request between runs (`issue`: it is an issue, not a pull request).
+     * @param {number} number @param {string[]} names @param {{issue?: boolean}} [as]
+     */
+    addLabels: (number, names, as = {}) => {
+      const on = labels.get(number) ?? []
+      for (const name of names) if (!on.includes(name)) on.push(name)
+      labels.set(number, on)
+      if (as.issue) issueNumbers.add(number)
+    },
+    /** Every commit status set, oldest first; per (sha, context) the newest is the one GitHub shows. */
+    get statuses() {
+      return [...statuses]
+    },
+    /** The issues created through the API, by number. */
+    get issues() {
+      return [...issues.entries()].map(([number, issue]) => ({ number, ...issue, labels: labels.get(number) ?? [] }))
+    },
+    /** Every comment on a thread now (seeded ones and the action's), oldest first, with who wrote it. */
+    get allComments() {
+      return [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))].sort(
+        (a, b) => a.id - b.id
+      )
+    },
     /** The labels on each issue or pull request, by number. */
     labelsOf: (/** @type {number} */ number) => [...(labels.get(number) ?? [])],
     /**
@@ -541,7 +679,7 @@ export async function startStandInGitHub(options = {}) {
 /** @param {RecordedRequest} req */
 function isThreadRead(req) {
   const route = routeOf(req)
-  return route === 'comment-list' || route === 'user' || route === 'permission'
+  return route === 'comment-list' || route === 'comment-get' || route === 'user' || route === 'permission'
 }
 
 /** @param {PullState | undefined} state */
@@ -601,7 +739,10 @@ function routeOf(req) {
     ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases'],
     ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull'],
     ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'label-add'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list']
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-create'],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-get'],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]+$/, 'status-create']
   ])
   const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
   return found ? found[2] : null

@@ -91,6 +91,8 @@ import http from 'node:http'
  * @typedef {object} RandomFaults
  * @property {number} rate The share of requests that get a fault, 0 to 1.
  * @property {() => number} random A source of numbers in [0, 1) (seeded, in a test).
+ * @property {Fault[]} [writeFaults] The faults a POST may get (default RANDOM_CREATE_FAULTS).
+ * @property {Fault[]} [readFaults] The faults a GET may get (default RANDOM_READ_FAULTS).
  */
 
 export const DEFAULT_KEY = 'svc_stand_in_key'
@@ -191,7 +193,8 @@ export async function startStandInService(options = {}) {
     }
     const random = options.randomFaults
     if (random && random.random() < random.rate) {
-      const pool = req.method === 'POST' ? RANDOM_CREATE_FAULTS : RANDOM_READ_FAULTS
+      const pool =
+        req.method === 'POST' ? (random.writeFaults ?? RANDOM_CREATE_FAULTS) : (random.readFaults ?? RANDOM_READ_FAULTS)
       const picked = pool[Math.floor(random.random() * pool.length)]
       injected.push({ method: req.method, fault: picked })
       return picked

@@ -11,7 +11,7 @@ import {
   routedJobId,
   type Route
 } from '../../../src/comment/route.js'
-import type { GroupRun } from '../../../src/comment/group-job.js'
+import type { GroupRun } from '../../../src/comment/group-lookup.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
@@ -72,7 +72,8 @@ describe('what the stages read from a route', () => {
   it.each(routes)('%s', (name, route) => {
     const expected: Record<string, ReturnType<typeof read>> = {
       'a create': { jobId: '', source: null, group: false, mark: '', followsAlways: false },
-      "a group's create": { jobId: '', source: null, group: true, mark: '', followsAlways: false },
+      // A new job of the group starts from the group's mark too (its last docs pull request's).
+      "a group's create": { jobId: '', source: null, group: true, mark: 'abc', followsAlways: false },
       'a follow': { jobId: 'job_f', source: null, group: false, mark: '', followsAlways: true },
       'a message by jobId': { jobId: 'job_i', source: 'input', group: false, mark: '', followsAlways: false },
       "a message by the agent's note": {
@@ -93,7 +94,7 @@ describe('what the stages read from a route', () => {
         jobId: 'job_g',
         source: 'group',
         group: true,
-        mark: 'def',
+        mark: 'abc',
         followsAlways: false
       }
     }

@@ -16,6 +16,7 @@ describe('examples/workflows', () => {
       'docs-pr-companion.yml',
       'issue-label.yml',
       'on-push.yml',
+      'report-later.yml',
       'weekly-audit.yml'
     ])
   })
@@ -47,7 +48,7 @@ describe('examples/workflows', () => {
     expect(text).toMatch(/^on:\n {2}pull_request:\n {4}types: \[opened, synchronize, reopened, closed\]\n/m)
     expect(text).toMatch(/^permissions:\n {2}contents: read\n {2}pull-requests: write\n/m)
     expect(text).toMatch(
-      /^concurrency:\n {2}group: docs-pr-companion-\$\{\{ github\.event\.pull_request\.number \}\}\n {2}cancel-in-progress: false$/m
+      /^concurrency:\n {2}group: docs-agent-code-pr-\$\{\{ github\.event\.pull_request\.number \}\}\n {2}cancel-in-progress: false$/m
     )
     expect(text).toMatch(/^ +group: code-pr-\$\{\{ github\.event\.pull_request\.number \}\}$/m)
   })
@@ -76,7 +77,49 @@ describe('examples/workflows', () => {
     // The issue reaches the action only through the event payload, never through an expression.
     expect(text).not.toMatch(/github\.event\.(issue|pull_request)\.(title|body)/)
   })
+
+  it("the reporting workflow runs on a schedule, by hand and on the agent's pull request, one at a time, with the least permissions", () => {
+    const text = readFileSync(new URL('report-later.yml', dir), 'utf8')
+    expect(text).toMatch(/^ {2}schedule:\n {4}- cron: '\*\/1[05] \* \* \* \*'\n {2}workflow_dispatch:\n/m)
+    expect(text).toMatch(/^ {2}pull_request:\n {4}types: \[opened, synchronize\]\n/m)
+    expect(text).toMatch(/^permissions:\n {2}issues: write\n {2}pull-requests: write\n {2}statuses: write\n\n/m)
+    expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
+    expect(text).toMatch(/^ +report: pending$/m)
+    expect(text).not.toMatch(/^\s+prompt:/m)
+  })
 })
+
+describe('a workflow with a group', () => {
+  // GitHub's concurrency groups are repository-wide: every workflow of one group uses the same key,
+  // docs-agent-<group>, so that two workflows of the group (a push and a weekly audit) never run at once.
+  const withGroup = [
+    ...files.map((name) => [name, readFileSync(new URL(name, dir), 'utf8')]),
+    ...yamlBlocksOf(readme).map((block, i) => [`README block ${i + 1}`, block])
+  ].filter(([, text]) => /^ +group: [^\n]+$/m.test(text.replace(/^concurrency:\n {2}group: .*$/m, '')))
+
+  it('is found in the README and the examples', () => {
+    expect(withGroup.map(([name]) => name)).toEqual(expect.arrayContaining(['on-push.yml', 'docs-pr-companion.yml']))
+    expect(withGroup.some(([name]) => name.startsWith('README'))).toBe(true)
+  })
+
+  it.each(withGroup)('%s runs one at a time under concurrency docs-agent-<group>, never cancelled', (_, text) => {
+    const group = /^ {6,}group: (.+?)(?: #.*)?$/m.exec(text)?.[1]
+    expect(text).toMatch(
+      new RegExp(
+        `^concurrency:(?: #.*)?\\n {2}group: docs-agent-${escape(group ?? '?')}\\n {2}cancel-in-progress: false$`,
+        'm'
+      )
+    )
+  })
+})
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function yamlBlocksOf(markdown: string): string[] {
+  return [...markdown.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1])
+}
 
 describe('run: steps in the README and the examples', () => {
   // An expression in `run:` is pasted into the shell script before it runs: an output or an event's

@@ -1,0 +1,328 @@
+// Finding a group's state on GitHub: its docs pull request and its mark. The service cannot list jobs,
+// so the group is found by one listing of the issues and pull requests labelled docs-agent:<group>
+// (the issues API, newest first, open and closed: the search API's index lags), skipping issues (only
+// a pull request can be the group's, and anyone with triage rights can label an issue), paged on
+// within a bound that is said when it is reached. A label proves nothing: a pull request is the
+// group's only when a group marker on it verifies under this run's key (group-job.ts). The newest such
+// pull request holds the group's mark (the last commit whose changes a job of the group was given):
+// open, its job takes this run's changes; merged or closed, a new job starts from its mark, so that
+// no change between the mark and this run is lost. Then one comparison says how this run's commit
+// stands to the mark: only a commit ahead of it has changes the group's job was not told of.
+import { asArray, asObject, count, text } from '../github/json-shape.js'
+import type { GitHubReader, ReadLimits } from '../github/reader.js'
+import { openGitHubReader } from '../github/reader.js'
+import { mayReadAgain } from '../github/read-again.js'
+import { ReadFailure, failureClause, type Permission } from '../github/read-failure.js'
+import type { Settings } from '../inputs/settings.js'
+import type { GroupSettings } from '../inputs/group-settings.js'
+import { Input } from '../inputs/action-names.js'
+import { log } from '../runtime/log.js'
+import { plural } from '../runtime/plural.js'
+import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
+import { findNotePlace, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import { coveredCommit, groupLabel, markedGroups, pullUrl } from './group-job.js'
+import type { Runner } from '../github/runner.js'
+
+const { perPage, requestTimeoutMs } = AGENT_PULL_REQUEST_READS
+/**
+ * The group's reads, all within `totalMs`: at most `listPages` pages of the labelled issues and pull
+ * requests (100 a page, newest first), the comments of at most `maxPulls` of the pull requests (each
+ * within `commentPages` pages), one comparison, and one more try of any read GitHub failed once.
+ */
+export const GROUP_READS = { listPages: 3, maxPulls: 5, commentPages: 3, totalMs: 10_000 } as const
+const { listPages, maxPulls, commentPages, totalMs } = GROUP_READS
+const LIMITS: ReadLimits = {
+  maxRequests: 2 * (listPages + maxPulls * commentPages + 1),
+  totalMs,
+  requestMs: requestTimeoutMs,
+  maxBodyBytes: 8 * 1024 * 1024
+}
+
+/** A pull request of the group, as its verified marker names it. */
+export interface GroupPullRequest {
+  pr: PullRequestRef
+  /** The pull request's page. */
+  url: string
+  jobId: string
+  /** The last commit whose changes the job was given; '' when the marker holds none. */
+  mark: string
+  /** The comment that holds the marker: the mark moves by editing it. */
+  commentId: number
+  /** That comment's body as read. */
+  body: string
+  /** Whether it was open when listed. */
+  open: boolean
+}
+
+/** What looking for the group's pull request found. */
+export type GroupLookup =
+  /** The group's open docs pull request. */
+  | { kind: 'found'; found: GroupPullRequest }
+  /**
+   * No open pull request of the group. `previous`: its newest merged or closed one (its mark is where
+   * a new job starts); `unverified`: labelled pull requests whose markers did not verify; `bound`: the
+   * look-up stopped at its bound, with labelled entries left unread.
+   */
+  | { kind: 'none'; previous: GroupPullRequest | null; unverified: number[]; bound: string | null }
+  | { kind: 'unreadable'; failure: ReadFailure }
+
+/**
+ * How this run's commit stands to the group's mark: `ahead`, it has changes the group's job was not
+ * told of; `covered`, the mark is this commit or after it (a re-run, or an older run run again):
+ * nothing to send; `fresh`, the group has no mark yet; `gone`, the mark is no longer in the history
+ * (force-pushed away); `unread`, the comparison could not be read.
+ */
+export type Ancestry = 'ahead' | 'covered' | 'fresh' | 'gone' | 'unread'
+
+/** A run's group as the stages found it. */
+export interface GroupRun {
+  settings: GroupSettings
+  lookup: GroupLookup
+  /** The group's open docs pull request (the look-up's `found`), or null. */
+  open: GroupPullRequest | null
+  /** The group's mark: where the changes this run tells of start; '' when the group has none. */
+  mark: string
+  /** The commit whose changes this run tells of: the group's mark once they are delivered. */
+  covers: string
+  ancestry: Ancestry
+  /** Why the comparison could not be read, when `ancestry` is `unread`. */
+  ancestryFailure?: ReadFailure
+}
+
+/** A read, tried once more when GitHub failed in a way that may not happen twice (a 502, a reset). */
+export async function readTwice(
+  reader: GitHubReader,
+  path: string,
+  what: string,
+  permission: Permission
+): Promise<unknown> {
+  try {
+    return await reader.get(path, what, permission)
+  } catch (error) {
+    if (!mayReadAgain(error) || !reader.canRead) throw error
+    return reader.get(path, what, permission)
+  }
+}
+
+type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
+
+/**
+ * The group's newest pull request in `repository` (owner/repo) on which a group marker for this group
+ * verifies, open or not; see GroupLookup. Never throws: a read that fails is returned, for the caller
+ * to say once.
+ */
+export async function findGroupPullRequest(
+  settings: Keys,
+  group: string,
+  repository: string,
+  reader: GitHubReader,
+  runner: Runner
+): Promise<GroupLookup> {
+  const what = `the pull requests labelled ${groupLabel(group)} in ${repository}`
+  const [owner, repo] = repository.split('/')
+  const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
+  const unverified: number[] = []
+  try {
+    for (let page = 1; page <= listPages; page++) {
+      const listed = asArray(
+        await readTwice(
+          reader,
+          `${base}/issues?labels=${encodeURIComponent(groupLabel(group))}&state=all&per_page=${perPage}&page=${page}`,
+          what,
+          'pull-requests: read'
+        )
+      ).map(asObject)
+      for (const entry of listed) {
+        const number = count(entry.number)
+        // The issues API lists issues too: only a pull request can be the group's.
+        if (number === undefined || number === 0 || !('pull_request' in entry)) continue
+        if (unverified.length >= maxPulls) {
+          return { kind: 'none', previous: null, unverified, bound: `${plural(maxPulls, 'pull request')} read` }
+        }
+        const pr = { owner, repo, number }
+        const place = findNotePlace(pr, settings, runner)
+        const marked = place ? await groupMarkerOn(reader, pr, settings, place, group) : null
+        if (!marked) {
+          unverified.push(number)
+          continue
+        }
+        const found = { ...marked, pr, url: pullUrl(pr, runner), open: text(entry.state) === 'open' }
+        return found.open ? { kind: 'found', found } : { kind: 'none', previous: found, unverified, bound: null }
+      }
+      if (listed.length < perPage) return { kind: 'none', previous: null, unverified, bound: null }
+    }
+    return {
+      kind: 'none',
+      previous: null,
+      unverified,
+      bound: `${plural(listPages * perPage, 'labelled issue and pull request')} read`
+    }
+  } catch (error) {
+    if (error instanceof ReadFailure) return { kind: 'unreadable', failure: error }
+    throw error
+  }
+}
+
+/** The last verified group marker on a pull request's comments (within the page cap), with its comment. */
+async function groupMarkerOn(
+  reader: GitHubReader,
+  pr: PullRequestRef,
+  key: NoteKey,
+  place: NotePlace,
+  group: string
+): Promise<{ jobId: string; mark: string; commentId: number; body: string } | null> {
+  let last: { jobId: string; mark: string; commentId: number; body: string } | null = null
+  const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
+  for (let page = 1; page <= commentPages; page++) {
+    const comments = asArray(
+      await readTwice(
+        reader,
+        `${path}?per_page=${perPage}&page=${page}`,
+        "the pull request's comments",
+        'pull-requests: read'
+      )
+    )
+    for (const comment of comments.map(asObject)) {
+      const commentId = count(comment.id)
+      if (commentId === undefined) continue
+      const body = text(comment.body)
+      for (const marked of markedGroups(body, key, place, group)) {
+        if (marked.verified) last = { jobId: marked.jobId, mark: marked.mark, commentId, body }
+      }
+    }
+    if (comments.length < perPage) break
+  }
+  return last
+}
+
+/**
+ * How `covers` stands to `mark`, by one comparison in the run's repository (compare's `status`:
+ * `ahead` means `covers` has commits after the mark; `identical` and `behind`, that the mark has them all).
+ */
+export async function readAncestry(
+  reader: GitHubReader,
+  mark: string,
+  covers: string,
+  { repository }: Pick<Runner, 'repository'>
+): Promise<{ ancestry: Ancestry; failure?: ReadFailure }> {
+  if (!mark) return { ancestry: 'fresh' }
+  if (!covers) return { ancestry: 'ahead' }
+  if (mark === covers) return { ancestry: 'covered' }
+  const [owner, repo] = repository.split('/')
+  if (!owner || !repo) return { ancestry: 'ahead' }
+  const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/compare/${mark}...${covers}`
+  try {
+    const status = text(
+      asObject(await readTwice(reader, path, `the comparison of ${short(mark)} and ${short(covers)}`, 'contents: read'))
+        .status
+    )
+    if (status === 'identical' || status === 'behind') return { ancestry: 'covered' }
+    // Diverged: the mark is on a line the branch left (a force-push); its commits are not the branch's.
+    return { ancestry: status === 'diverged' ? 'gone' : 'ahead' }
+  } catch (error) {
+    if (!(error instanceof ReadFailure)) throw error
+    if (error.kind === 'not-found' || error.kind === 'unprocessable') return { ancestry: 'gone' }
+    return { ancestry: 'unread', failure: error }
+  }
+}
+
+const short = (id: string): string => id.slice(0, 7)
+
+/**
+ * Looks for the group's pull request and its mark, then how this run's commit stands to the mark, and
+ * says once what was found: the job the run's prompt goes to, or that a job is created (and from which
+ * mark), or why the look-up could not tell.
+ */
+export async function lookUpGroup(
+  group: GroupSettings,
+  settings: Keys,
+  signal: AbortSignal,
+  runner: Runner
+): Promise<GroupRun> {
+  const covers = coveredCommit(runner)
+  const what = `the pull requests labelled ${groupLabel(group.name)} in ${group.repository}`
+  const reader = settings.githubToken ? openGitHubReader(runner.apiUrl, settings.githubToken, LIMITS, signal) : null
+  if (!reader) {
+    const failure = new ReadFailure(settings.githubToken ? 'unreachable' : 'no-token', what, 'pull-requests: read')
+    return sayLookup(
+      { settings: group, lookup: { kind: 'unreadable', failure }, open: null, mark: '', covers, ancestry: 'fresh' },
+      settings
+    )
+  }
+  try {
+    const lookup = await findGroupPullRequest(settings, group.name, group.repository, reader, runner)
+    const open = lookup.kind === 'found' ? lookup.found : null
+    const mark = open?.mark ?? (lookup.kind === 'none' ? (lookup.previous?.mark ?? '') : '')
+    const { ancestry, failure } =
+      lookup.kind === 'unreadable' ? { ancestry: 'fresh' as const } : await readAncestry(reader, mark, covers, runner)
+    return sayLookup(
+      { settings: group, lookup, open, mark, covers, ancestry, ...(failure && { ancestryFailure: failure }) },
+      settings
+    )
+  } finally {
+    await reader.close()
+  }
+}
+
+/** Says once what the look-up found, and returns it. */
+function sayLookup(run: GroupRun, settings: Keys): GroupRun {
+  const { lookup } = run
+  const { name, repository } = run.settings
+  const since = run.mark ? ` since ${short(run.mark)}, the last commit the group's job was told of,` : ''
+  switch (lookup.kind) {
+    case 'found': {
+      const { found } = lookup
+      log.info(
+        `Group ${name}'s docs pull request is #${found.pr.number} of ${repository}, opened by job ${found.jobId} ` +
+          `(from the action's signed note there): this run's changes${since} go to that job as a follow-up message.`
+      )
+      break
+    }
+    case 'none': {
+      const { unverified, previous, bound } = lookup
+      if (unverified.length > 0) {
+        log.notice(
+          `${unverified.map((n) => `#${n}`).join(', ')} of ${repository} ${unverified.length === 1 ? 'carries' : 'carry'} ` +
+            `the label ${groupLabel(name)} but no note of group ${name} that verifies for this repository, pull request ` +
+            `and project (${settings.projectId}): a copied label or note, another project's, or one signed with a key since ` +
+            `rotated. ${unverified.length === 1 ? 'It is' : 'They are'} ignored.`
+        )
+      }
+      if (bound) {
+        log.warning(
+          `Stopped looking for group ${name}'s docs pull request after ${bound} of ${repository} with the label ` +
+            `${groupLabel(name)}: an open one further down is not seen, so this run creates a job. Remove the label ` +
+            `from the issues and pull requests that are not the group's.`
+        )
+      }
+      log.info(
+        previous
+          ? `Group ${name}'s last docs pull request, #${previous.pr.number} of ${repository}, is closed: this run creates ` +
+              `a job with the changes${since} and its pull request becomes the group's.`
+          : `Group ${name} has no open docs pull request in ${repository}: this run creates a job, and its pull request ` +
+              `becomes the group's.`
+      )
+      break
+    }
+    case 'unreadable':
+      // A cancel or the timeout: the run is ending, and says so itself.
+      if (lookup.failure.kind === 'cancelled') break
+      log.notice(
+        `Could not look for group ${name}'s docs pull request: ${failureClause(lookup.failure, Input.githubToken)}.` +
+          (isLasting(lookup.failure)
+            ? ` This run creates a job, as without ${Input.group}; give the token "pull-requests: write" on ${repository} ` +
+              `so that the group's runs share one pull request.`
+            : '')
+      )
+  }
+  return run
+}
+
+/**
+ * Whether a failed look-up fails the same way on the next run (a token without the permission, no
+ * token): the run then goes on as without a group, rather than never sending. Any other failure (a
+ * 502, no answer) holds the run: it sends nothing, and the next run sends its changes.
+ */
+export function isLasting(failure: ReadFailure): boolean {
+  return ['forbidden', 'not-found', 'unauthorized', 'no-token'].includes(failure.kind)
+}

@@ -1,0 +1,74 @@
+// The job on the commit it was asked for: a commit status (context `docs-agent`) set pending when a
+// run hands its job over, and completed when its ending is told, so that the job shows in a pull
+// request's checks. On a pull request the status goes on its head commit: GitHub shows statuses on
+// a pull request only there, and GITHUB_SHA is the merge commit it made for the event.
+import type { RunnerEvent } from '../github/event.js'
+import { asObject, isZeroSha, sha } from '../github/json-shape.js'
+import type { Octokit } from '../github/octokit.js'
+import { timeLimit } from '../runtime/deadline.js'
+import { neutralise } from '../safety/neutralise.js'
+
+/** The context the statuses are set under: one per commit, the newest wins. */
+export const STATUS_CONTEXT = 'docs-agent'
+
+/** One status write's own time limit. */
+const STATUS_CALL_MS = 10_000
+
+/** The commit a run was for: the pushed commit, or a pull request's head; '' for any other event. */
+export function commitOfRun(runner: RunnerEvent): string {
+  const event = runner.eventName
+  const payload = asObject(runner.payload)
+  if (event === 'push') {
+    const after = sha(payload.after)
+    return after.length === 40 && !isZeroSha(after) ? after : ''
+  }
+  if (event === 'pull_request' || event === 'pull_request_target') {
+    const head = sha(asObject(asObject(payload.pull_request).head).sha)
+    return head.length === 40 ? head : ''
+  }
+  return ''
+}
+
+export type CommitState = 'pending' | 'success' | 'failure'
+
+/** The state and the description a job's status shows on the commit. */
+export function statusOfJob(status: string | null): { state: CommitState; description: string } {
+  switch (status) {
+    case null:
+      return { state: 'failure', description: 'The service no longer knows the documentation job.' }
+    case 'active':
+      return { state: 'pending', description: 'The documentation job is working.' }
+    case 'completed':
+      return { state: 'success', description: 'The documentation job completed.' }
+    default:
+      // GitHub takes at most 140 characters.
+      return { state: 'failure', description: `The documentation job ended ${neutralise(status, 40)}.` }
+  }
+}
+
+/** Sets the status on `commit` of `repository`; throws what GitHub answered. */
+export async function setCommitStatus(
+  octokit: Octokit,
+  repository: string,
+  commit: string,
+  status: { state: CommitState; description: string },
+  targetUrl: string,
+  signal: AbortSignal
+): Promise<void> {
+  const [owner, repo] = repository.split('/')
+  const limit = timeLimit(STATUS_CALL_MS, signal)
+  try {
+    await octokit.rest.repos.createCommitStatus({
+      owner,
+      repo,
+      sha: commit,
+      state: status.state,
+      context: STATUS_CONTEXT,
+      description: status.description,
+      target_url: targetUrl,
+      request: { signal: limit.signal }
+    })
+  } finally {
+    limit.clear()
+  }
+}

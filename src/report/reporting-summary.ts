@@ -1,0 +1,98 @@
+// What a reporting run (`report: pending`) shows: one summary of the jobs it read (each ending it
+// told, those told by another run, those still working), the records it ignored and those it left
+// for the next run; and the `reported` output, the same jobs as JSON. Every value is escaped.
+import * as core from '@actions/core'
+import { Output } from '../inputs/action-names.js'
+import { log } from '../runtime/log.js'
+import { plural } from '../runtime/plural.js'
+import { pullRequestName } from '../service/pull-request-link.js'
+import { escapeHtml } from './summary-html.js'
+
+/** One job a reporting run read (see run/report-jobs.ts ReadJob): what the summary and the output show. */
+export interface ReportedRow {
+  id: string
+  status: string
+  prLink: string | null
+  thread: number | null
+  commit: string | null
+  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread' | 'queued'
+}
+
+/** What the summary tells besides the jobs. */
+export interface ReportCounts {
+  ignored: number
+  left: number
+  perRun: number
+  /** The repository's address, https://host/owner/name: the threads and commits link there. */
+  repositoryUrl: string
+}
+
+const SAID: Record<ReportedRow['outcome'], string> = {
+  told: 'told by this run',
+  done: 'told by another run',
+  claimed: 'being told by another run',
+  working: 'still working',
+  unread: 'not read: tried again next run',
+  queued: 'create refused for the rate limit: tried again next run'
+}
+
+/** The `reported` output: the jobs read, as JSON. */
+export function setReportedOutput(rows: readonly ReportedRow[]): void {
+  const value = rows.map(({ id, status, prLink, thread }) => ({ id, status, prLink, thread }))
+  core.setOutput(Output.reported, JSON.stringify(value))
+}
+
+/** The heading, the table of jobs, and the lines on ignored and left records. */
+export function reportingSummaryHtml(rows: readonly ReportedRow[], counts: ReportCounts): string {
+  const told = rows.filter((r) => r.outcome === 'told').length
+  const working = rows.filter((r) => r.outcome === 'working' || r.outcome === 'queued').length
+  const heading =
+    rows.length === 0
+      ? '📭 No documentation jobs were waiting to be reported'
+      : told === 0
+        ? `⏳ ${plural(working, 'documentation job')} still working: no ending to report yet`
+        : `📬 Reported the ending of ${plural(told, 'documentation job')}${working ? ` · ${working} still working` : ''}`
+  const lead = told
+    ? "<p>Each ending is told where the job was asked for: the reply on the thread, the note on the pull request, the commit's status.</p>"
+    : ''
+  const table = rows.length
+    ? '<table><tr><th>Job</th><th>Status</th><th>Pull request</th><th>Asked on</th><th>This run</th></tr>' +
+      rows.map((row) => rowHtml(row, counts.repositoryUrl)).join('') +
+      '</table>'
+    : ''
+  const notes = [
+    counts.left > 0
+      ? `${plural(counts.left, 'more job')} left for the next reporting run: a run reads at most ${counts.perRun}.`
+      : '',
+    counts.ignored > 0
+      ? `${plural(counts.ignored, 'record')} ignored: signed for another project, repository or comment, or not by this action's key.`
+      : ''
+  ].filter(Boolean)
+  return `<h3>${heading}</h3>\n${lead}${table}\n${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('\n')}\n`
+}
+
+function rowHtml(row: ReportedRow, repositoryUrl: string): string {
+  const pr = row.prLink ? `<a href="${escapeHtml(row.prLink)}">${escapeHtml(pullRequestName(row.prLink))}</a>` : '–'
+  const asked =
+    row.thread !== null
+      ? `<a href="${escapeHtml(`${repositoryUrl}/issues/${row.thread}`)}">#${row.thread}</a>`
+      : row.commit
+        ? `commit <a href="${escapeHtml(`${repositoryUrl}/commit/${row.commit}`)}"><code>${escapeHtml(row.commit.slice(0, 7))}</code></a>`
+        : '–'
+  const id = row.id ? `<code>${escapeHtml(row.id)}</code>` : 'not created yet'
+  return (
+    `<tr><td>${id}</td><td><code>${escapeHtml(row.status)}</code></td>` +
+    `<td>${pr}</td><td>${asked}</td><td>${SAID[row.outcome]}</td></tr>`
+  )
+}
+
+/** Writes the summary; a missing summary file (a local run) is a debug line. */
+export async function writeReportingSummary(rows: readonly ReportedRow[], counts: ReportCounts): Promise<void> {
+  try {
+    await core.summary.addRaw(reportingSummaryHtml(rows, counts), true).write()
+  } catch (error) {
+    log.debug(`No job summary written: ${(error as Error).message}`)
+  } finally {
+    core.summary.emptyBuffer()
+  }
+}

@@ -1,0 +1,154 @@
+// How a run ended, as data (RunOutcome): each ending with exactly what telling it needs. The
+// decisions over the ending that are not words (whether a job was followed, whether a summary is
+// written) are here too, as switches over every ending: the compiler names the one a new ending leaves out.
+import { assertNever } from '../runtime/assert-never.js'
+import type { Job } from '../service/job-record.js'
+import type { ServiceError, ServiceFailureKind } from '../service/service-error.js'
+
+/**
+ * How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a
+ * deleted branch); `noSign`: after a follow-up message, the job read final throughout, never working
+ * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent.
+ */
+export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run' | 'held'
+
+/**
+ * A run with a group that sent nothing, and why (the `held` ending): `covered`, the group's mark has
+ * this run's commit already (a re-run, or an older run run again); `waited-out`, the group's job was
+ * still working when the timeout ran out; `unread`, GitHub could not say what the group's job has not
+ * been told of; `code-closed`, the code pull request the group documents was closed (or merged with
+ * nothing left to send), and its docs pull request was told. The group's mark stays: the changes a
+ * held run did not send go with the group's next run.
+ */
+export type GroupHold =
+  | { why: 'covered'; group: string; mark: string; covers: string }
+  | { why: 'waited-out'; group: string; mark: string; timeoutMs: number }
+  | { why: 'unread'; group: string; mark: string; problem: string }
+  | {
+      why: 'code-closed'
+      group: string
+      /** The code pull request's number, and whether it was merged. */
+      code: number
+      merged: boolean
+      /** The group's docs pull request (`#31 of owner/repo`), or null when it has none open. */
+      docs: string | null
+      /** Why the docs pull request could not be told, as a sentence; null when it was (or there was none). */
+      untold: string | null
+    }
+
+/**
+ * How the person who asked can start a new job instead of following up this one: by running the
+ * action without jobId, or, on the agent's pull request (where they gave no jobId), by commenting the
+ * trigger with --new.
+ */
+export type NewJobWay = { by: 'input' } | { by: 'comment'; trigger: string }
+
+/** What the run knows of its job at any moment: the reply's progress and the forced exit after a cancel read it. */
+export interface KnownJob {
+  /** The job as last seen; null if it was never read. */
+  job: Job | null
+  /** The job's id; empty when no job is known. */
+  jobId: string
+  /** The run sent (or was sending) the prompt to an existing job as a follow-up message. */
+  followUp?: boolean
+  /** How to start a new job instead of following up this one, said after a refusal. */
+  newJobWay?: NewJobWay
+}
+
+/** How the run ended, with exactly what each ending needs to be told (see Ending). */
+export type RunOutcome =
+  | (KnownJob & {
+      ending: 'final'
+      job: Job
+      /** Whether a completed job without a pull request fails the step. */
+      requirePr?: boolean
+    })
+  | (KnownJob & { ending: 'created' })
+  | (KnownJob & {
+      ending: 'timeout'
+      /** The step's timeout, for the sentence. */
+      timeoutMs?: number
+      /** Why the last read failed, if it did. */
+      lastProblem?: ServiceError | null
+    })
+  | (KnownJob & {
+      ending: 'noSign'
+      job: Job
+      /** How long the job was read after the message. */
+      waitedMs: number
+      /**
+       * The status the message's answer showed, when it showed the job working: the service said it
+       * took the message, so the ending says what was seen rather than "no sign".
+       */
+      answerStatus?: string
+    })
+  | (KnownJob & {
+      ending: 'cancelled'
+      /**
+       * A write was sent and not answered, so a job may exist that the run never heard of, or (with
+       * followUp) the message may or may not have reached the job.
+       */
+      writeInFlight?: boolean
+    })
+  | (KnownJob & {
+      ending: 'error'
+      /** The sentence that says what happened and what to do. */
+      reason?: string
+      /**
+       * The reason in two parts, where it says what to do: the job summary shows `next` as its next
+       * step, under `happened` (the log says the reason whole).
+       */
+      told?: { happened: string; next: string }
+      /**
+       * How the service failed, when it did (ServiceFailureKind): `takenUnread`, a job was created but
+       * its id is unknown; `uncertain`, the answer to a write was lost, so a job (or the message) may
+       * exist; `refused`, the service refused the write and took nothing.
+       */
+      failure?: ServiceFailureKind
+    })
+  | (KnownJob & { ending: 'dry-run' })
+  | (KnownJob & {
+      ending: 'skipped'
+      /** The sentence that says why no job was started. */
+      reason: string
+    })
+  | (KnownJob & { ending: 'held'; hold: GroupHold })
+
+/** Whether the run followed a job (read it until it ended, or until the run ended): the summary then says for how long. */
+export function isJobFollowed(outcome: RunOutcome): boolean {
+  if (!(outcome.jobId || outcome.job)) return false
+  switch (outcome.ending) {
+    case 'final':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+      return true
+    case 'created':
+    case 'dry-run':
+    case 'skipped':
+    case 'held':
+      return false
+    default:
+      return assertNever(outcome, 'ending')
+  }
+}
+
+/** Whether the ending writes a job summary: every ending but a skip, an event that starts nothing. */
+export function writesSummary(outcome: RunOutcome): boolean {
+  switch (outcome.ending) {
+    case 'skipped':
+      return false
+    case 'final':
+    case 'created':
+    case 'timeout':
+    case 'noSign':
+    case 'cancelled':
+    case 'error':
+    case 'dry-run':
+    case 'held':
+      return true
+    default:
+      return assertNever(outcome, 'ending')
+  }
+}

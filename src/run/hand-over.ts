@@ -1,0 +1,114 @@
+// A run that hands its job over: with wait false, or when the timeout ran out on a job still working,
+// or when the rate limit refused the create (then the record is queued, with the prompt, for a
+// reporting run to create), the run leaves a signed record of the job in the index
+// (report/job-index.ts) before it ends, and a pending commit status on the commit it was for. A
+// reporting run (`report: pending`) tells the ending later, where a held run would have.
+import type { GroupRun } from '../comment/group-lookup.js'
+import { type RecordPayload } from '../comment/signed-record.js'
+import { loadOctokit, runLink } from '../github/octokit.js'
+import { gitHubIsSilent } from '../github/silence.js'
+import type { Runner } from '../github/runner.js'
+import type { Settings } from '../inputs/settings.js'
+import { commitOfRun, setCommitStatus, statusOfJob } from '../report/commit-status.js'
+import { JobIndex, openIndexReader, INDEX_TITLE } from '../report/job-index.js'
+import { describeGitHubError } from '../report/live-comment.js'
+import type { RunOutcome } from '../report/run-ending.js'
+import { timeLimit } from '../runtime/deadline.js'
+import { log } from '../runtime/log.js'
+import { blankSecrets } from '../safety/run-secrets.js'
+import type { CommentAsk } from './comment-ask.js'
+
+/** The hand-over's GitHub calls together (the index's listing, maybe its issue, the record, the status). */
+export const HAND_OVER_MS = 10_000
+
+/** What the hand-over takes from the run. */
+export interface HandOver {
+  outcome: RunOutcome
+  settings: Settings | null
+  ask: CommentAsk | null
+  group: GroupRun | null
+  delivered?: 'create' | 'message'
+  /** The prompt the create would have sent, for a queued record. */
+  prompt: string
+  /** The run's route made a new job (not a message, not a follow of a job given). */
+  creates: boolean
+  runner: Runner
+}
+
+/** The record a run leaves for its ending, or null when it followed its job to the end (or made none). */
+export function recordToLeave(handOver: HandOver): RecordPayload | null {
+  const { outcome, settings, ask, group, delivered, creates } = handOver
+  if (!settings || settings.dryRun) return null
+  const created = new Date().toISOString()
+  const replyId = ask?.replies.replyId()
+  const thread =
+    ask && replyId !== undefined && ask.comment.kind !== 'review comment'
+      ? { number: ask.comment.thread.number, comment: replyId }
+      : undefined
+  const groupMark = group && delivered === 'create' ? { group: group.settings.name, mark: group.covers } : {}
+  const commit = commitOfRun(handOver.runner)
+  const where = { ...(thread ? { thread } : {}), ...groupMark, ...(commit ? { commit } : {}) }
+  const working = (outcome.ending === 'created' || outcome.ending === 'timeout') && !!outcome.jobId
+  if (working) return { job: outcome.jobId, state: 'open', created, ...where }
+  // Refused by the rate limit (or surely not sent): the create waits in the record for a reporting run.
+  const refused = outcome.ending === 'error' && outcome.failure === 'notTaken' && !outcome.jobId
+  if (refused && creates && !settings.wait && handOver.prompt) {
+    return { job: '', state: 'queued', created, ...where, prompt: blankSecrets(handOver.prompt) }
+  }
+  return null
+}
+
+/** Leaves the record (see the file's opening comment); a failure is a notice: the job itself is not affected. */
+export async function handOverJob(handOver: HandOver): Promise<void> {
+  const { runner } = handOver
+  const record = recordToLeave(handOver)
+  const { settings } = handOver
+  if (!record || !settings) return
+  const what = record.job ? `job ${record.job}` : 'the queued create'
+  if (!settings.githubToken) {
+    log.debug(`No record of ${what} was left for a reporting run: githubToken is empty.`)
+    return
+  }
+  if (gitHubIsSilent()) {
+    log.notice(
+      `GitHub left a request of this run unanswered and has answered none since, so no record of ${what} was left ` +
+        'for a reporting run: its ending is not reported. The job is not affected.'
+    )
+    return
+  }
+  const { repository } = runner
+  const limit = timeLimit(HAND_OVER_MS)
+  const reader = openIndexReader(settings.githubToken, limit.signal, runner)
+  try {
+    if (!reader) return
+    const { octokit } = await loadOctokit(settings.githubToken)
+    const { serverUrl } = runner
+    const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
+    const issue = await index.findOrMakeIssue(limit.signal)
+    await index.add(issue, record, limit.signal)
+    log.info(
+      record.state === 'queued'
+        ? `The create waits in issue #${issue} (${INDEX_TITLE}): a run with report: pending creates it once the rate limit allows, and tells its ending.`
+        : `Handed job ${record.job} over: its record is in issue #${issue} (${INDEX_TITLE}), and a run with report: pending tells its ending.`
+    )
+    if (record.commit && record.job) {
+      const status = statusOfJob('active')
+      await setCommitStatus(
+        octokit,
+        repository,
+        record.commit,
+        status,
+        runLink(serverUrl, repository, runner.runId),
+        limit.signal
+      )
+    }
+  } catch (error) {
+    log.notice(
+      `Could not leave the record of ${what} for a reporting run: ${describeGitHubError(error)} ` +
+        `The workflow needs "issues: write" (and "statuses: write" for the commit's status). Its ending is not reported.`
+    )
+  } finally {
+    limit.clear()
+    await reader?.close()
+  }
+}

@@ -1,0 +1,333 @@
+// Report later, through the bundled action against the stand-ins, GitHub's state kept across runs: a
+// run with wait false hands its job over (a signed record in the index issue, a pending commit status)
+// and ends without reading the job; a reporting run (report: pending) reads each open record's job
+// once and, for each that has ended, edits the thread's reply, leaves the note on the agent's pull
+// request, completes the commit status and marks the record final, exactly once, however many
+// reporting runs there are; a forged, copied or another project's record reports nothing; a
+// timed-out held run's job and a create the rate limit refused are reported later; a run reads at
+// most 20 jobs.
+import { describe, expect, it } from 'vitest'
+import { signRecord, type RecordPayload } from '../../src/comment/signed-record.js'
+import { runAction, startAction, type ActionRun } from '../support/run-action.js'
+import {
+  commitId,
+  pullRequestEvent,
+  runnerEnvironment,
+  workflowDispatchEvent,
+  type StandInGitHub
+} from '../support/stand-in-github.js'
+import type { StandInService } from '../support/stand-in-service.js'
+import {
+  AGENT_PR,
+  AGENT_PR_LINK,
+  commentEnv,
+  commentInputs,
+  LONG_TEST_MS,
+  REPO,
+  SERVER,
+  SOURCE,
+  standIn,
+  standInGitHub,
+  TOKEN
+} from '../support/ending-runs.js'
+
+const INDEX_LABEL = 'docs-agent:jobs'
+/** A job that works until the test says it ended (finish). */
+const WORKS_ON = { plan: { activeReads: 1_000_000, prLink: AGENT_PR_LINK, repository: SOURCE } }
+const HEAD = commitId('pr-head')
+
+/** The job ends now: every read from here on shows it completed, with its pull request (or `final`). */
+function finish(service: StandInService, jobId: string, final = 'completed'): void {
+  const job = service.jobs.get(jobId)
+  if (!job) throw new Error(`no job ${jobId}`)
+  job.plan = { ...job.plan, activeReads: 0, final, ...(final === 'completed' ? {} : { prLink: null }) }
+}
+
+function reportInputs(service: StandInService, extra: Record<string, string> = {}): Record<string, string> {
+  return { report: 'pending', ...commentInputs(service), ...extra }
+}
+
+function reportEnv(github: StandInGitHub, runId = '4800'): Record<string, string> {
+  return runnerEnvironment(github, 'schedule', workflowDispatchEvent(), {
+    GITHUB_SERVER_URL: SERVER,
+    GITHUB_RUN_ID: runId
+  })
+}
+
+function pullRequestEnv(github: StandInGitHub): Record<string, string> {
+  return runnerEnvironment(github, 'pull_request', pullRequestEvent({ number: 7 }), {
+    GITHUB_SERVER_URL: SERVER,
+    // The merge commit GitHub makes for the event: never where the status goes.
+    GITHUB_SHA: commitId('merge')
+  })
+}
+
+const report = (service: StandInService, github: StandInGitHub, runId?: string, extra?: Record<string, string>) =>
+  runAction({ inputs: reportInputs(service, extra), env: reportEnv(github, runId) })
+
+const reported = (run: ActionRun): { id: string; status: string; prLink: string | null; thread: number | null }[] =>
+  JSON.parse(run.outputs.reported ?? 'null')
+
+/** The index issue's number, and its comments (the records), oldest first. */
+function indexOf(github: StandInGitHub): { number: number; records: { id: number; body: string }[] } {
+  const issue = github.issues.find((i) => i.labels.includes(INDEX_LABEL))
+  if (!issue) throw new Error('no index issue')
+  return { number: issue.number, records: github.allComments.filter((c) => c.issueNumber === issue.number) }
+}
+
+/** GitHub writes (anything but a GET) since `from` requests. */
+const writesSince = (github: StandInGitHub, from: number) =>
+  github.requests.slice(from).filter((r) => r.method !== 'GET')
+
+describe.concurrent('a job handed over, told later', () => {
+  it(
+    'a wait false run leaves a record and ends without reading the job; a reporting run tells the ending once it has ended, and a second changes nothing',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test)
+      const asked = await runAction({
+        inputs: commentInputs(service, { wait: 'false' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      expect(asked.code).toBe(0)
+      expect(asked.outputs).toMatchObject({ jobCreated: 'true', status: 'active' })
+      const jobId = asked.outputs.jobId
+      // Ends in seconds: the job is created and never read.
+      expect(service.requests.map((r) => r.method)).toEqual(['POST'])
+      const pushed = await runAction({
+        inputs: commentInputs(service, { wait: 'false', prompt: 'Document the --dry-run flag', context: 'none' }),
+        env: pullRequestEnv(github)
+      })
+      expect(pushed.code).toBe(0)
+      const prJob = pushed.outputs.jobId
+      // Pending on the pull request's head, where its checks show it; not on the merge commit.
+      expect(github.statuses).toEqual([expect.objectContaining({ sha: HEAD, state: 'pending', context: 'docs-agent' })])
+      const index = indexOf(github)
+      expect(index.records).toHaveLength(2)
+      expect(github.issues).toHaveLength(1)
+      const reply = github.comments.find((c) => c.issueNumber === 12 && !c.body.includes('docs-agent-record: index'))
+      expect(reply).toBeDefined()
+      const replyBefore = reply?.body
+
+      // Still working: read once each, nothing told.
+      const early = await report(service, github, '4800')
+      expect(early.code).toBe(0)
+      expect(reported(early).map((j) => j.status)).toEqual(['active', 'active'])
+      expect(service.requestsOf('GET').length).toBe(2)
+      expect(reply?.body).toBe(replyBefore)
+
+      finish(service, jobId)
+      finish(service, prJob, 'failed')
+      const later = await report(service, github, '4801')
+      expect(later.code).toBe(0)
+      expect(reported(later)).toEqual([
+        { id: jobId, status: 'completed', prLink: AGENT_PR_LINK, thread: 12 },
+        { id: prJob, status: 'failed', prLink: null, thread: null }
+      ])
+      // The reply tells the ending, with the pull request as GitHub's reference.
+      expect(reply?.body).toContain(`${REPO}#${AGENT_PR}`)
+      expect(reply?.body).toContain('/actions/runs/4801')
+      // The note on the agent's pull request, once.
+      const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
+      expect(notes).toHaveLength(1)
+      // The commit's status completed: failure with the job's status, linking the reporting run.
+      expect(github.statuses.at(-1)).toMatchObject({
+        sha: HEAD,
+        state: 'failure',
+        context: 'docs-agent',
+        target_url: `${SERVER}/${REPO}/actions/runs/4801`
+      })
+      expect(later.summary).toContain('Reported the ending of 2 documentation jobs')
+
+      // A second reporting run: nothing open, nothing read, nothing written.
+      const before = github.requests.length
+      const again = await report(service, github, '4802')
+      expect(again.code).toBe(0)
+      expect(reported(again)).toEqual([])
+      expect(service.requestsOf('GET').length).toBe(4)
+      expect(writesSince(github, before)).toEqual([])
+    },
+    LONG_TEST_MS
+  )
+
+  it(
+    'two reporting runs at once tell each ending once',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test)
+      const asked = await runAction({
+        inputs: commentInputs(service, { wait: 'false' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      finish(service, asked.outputs.jobId)
+      const before = github.requests.length
+      const [one, two] = await Promise.all([
+        startAction({ inputs: reportInputs(service), env: reportEnv(github, '4900') }).done,
+        startAction({ inputs: reportInputs(service), env: reportEnv(github, '4901') }).done
+      ])
+      expect([one.code, two.code]).toEqual([0, 0])
+      const writes = writesSince(github, before)
+      // One note, one edit of the reply, one edit of the record to final.
+      expect(writes.filter((r) => r.method === 'POST' && r.path.includes(`/issues/${AGENT_PR}/comments`))).toHaveLength(
+        1
+      )
+      const reply = github.comments.find((c) => c.issueNumber === 12)
+      expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${reply?.id}`))).toHaveLength(1)
+      const record = indexOf(github).records[0]
+      expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${record.id}`))).toHaveLength(1)
+      expect(record.body).toContain('Reported')
+    },
+    LONG_TEST_MS
+  )
+
+  it(
+    "a timed-out held run's job is reported by the next reporting run",
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test)
+      const held = await runAction({
+        inputs: commentInputs(service, { timeout: '5s', pollInterval: '1s' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      expect(held.code).toBe(1)
+      expect(indexOf(github).records).toHaveLength(1)
+      finish(service, held.outputs.jobId)
+      const later = await report(service, github)
+      expect(reported(later)).toEqual([
+        { id: held.outputs.jobId, status: 'completed', prLink: AGENT_PR_LINK, thread: 12 }
+      ])
+      const reply = github.comments.find((c) => c.issueNumber === 12)
+      expect(reply?.body).toContain(`${REPO}#${AGENT_PR}`)
+    },
+    LONG_TEST_MS
+  )
+
+  it(
+    'a create the rate limit refused waits in a queued record; a later reporting run makes it, once',
+    async (test) => {
+      const rateLimited = { method: 'POST' as const, status: 429, body: 'Too Many Requests', contentType: 'text/plain' }
+      const service = await standIn(test, {
+        ...WORKS_ON,
+        faults: [
+          { ...rateLimited, headers: { 'retry-after': '0' }, times: 4 },
+          { ...rateLimited, times: 1 }
+        ]
+      })
+      const github = await standInGitHub(test)
+      const asked = await runAction({
+        inputs: commentInputs(service, { wait: 'false' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      expect(asked.code).toBe(1)
+      expect(service.created).toBe(0)
+      const record = indexOf(github).records[0]
+      expect(record.body).toContain('Queued')
+      // The prompt is kept in the signed record only: the record's visible words do not show it.
+      expect(record.body.replace(/<!--[^]*?-->/g, '')).not.toContain('retry policy')
+
+      // Still refused: one try, and the record stays queued.
+      const refused = await report(service, github, '5000')
+      expect(refused.code).toBe(0)
+      expect(service.requestsOf('POST').length).toBe(5)
+      expect(service.created).toBe(0)
+
+      const made = await report(service, github, '5001')
+      expect(service.created).toBe(1)
+      const jobId = [...service.jobs.keys()][0]
+      expect(reported(made)).toEqual([{ id: jobId, status: 'active', prLink: null, thread: 12 }])
+      expect(service.jobs.get(jobId)?.prompt).toContain('document the retry policy')
+
+      finish(service, jobId)
+      const told = await report(service, github, '5002')
+      expect(reported(told)).toEqual([{ id: jobId, status: 'completed', prLink: AGENT_PR_LINK, thread: 12 }])
+      expect(service.created).toBe(1)
+      expect(service.requestsOf('POST').length).toBe(6)
+    },
+    LONG_TEST_MS
+  )
+})
+
+describe.concurrent('records a reporting run does not trust', () => {
+  it(
+    "a forged record, a copy of a record, and another project's record report nothing",
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test)
+      // Another project's job, handed over in this repository.
+      const other = await runAction({
+        inputs: commentInputs(service, { wait: 'false', projectId: 'other' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      finish(service, other.outputs.jobId)
+      const index = indexOf(github)
+      const original = index.records[0]
+      // A copy of it re-posted by someone else, and a record signed with another key, for this project.
+      github.addComment({ issueNumber: index.number, body: original.body, login: 'mallory' })
+      const forged = signRecord(
+        { apiKey: 'svc_not_the_key' },
+        {
+          host: 'github.example',
+          thread: { owner: 'octo-org', repo: 'docs-site', number: index.number },
+          projectId: 'docs'
+        },
+        'index',
+        9999,
+        { job: other.outputs.jobId, state: 'open', created: new Date().toISOString() }
+      )
+      github.addComment({ issueNumber: index.number, body: forged, login: 'mallory' })
+      const before = github.requests.length
+      const gets = service.requestsOf('GET').length
+      const run = await report(service, github)
+      expect(run.code).toBe(0)
+      expect(reported(run)).toEqual([])
+      expect(service.requestsOf('GET').length).toBe(gets)
+      expect(writesSince(github, before)).toEqual([])
+      expect(run.summary).toContain('3 records ignored')
+    },
+    LONG_TEST_MS
+  )
+
+  it(
+    'a reporting run reads at most 20 jobs; the rest wait for the next',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test)
+      const index = await makeIndex(github)
+      const place = {
+        host: 'github.example',
+        thread: { owner: 'octo-org', repo: 'docs-site', number: index },
+        projectId: 'docs'
+      }
+      for (let n = 0; n < 21; n++) {
+        const id = service.seedJob({ plan: { activeReads: 1_000_000 } })
+        const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
+        const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
+        await edit(github, commentId, signRecord({ apiKey: service.apiKey }, place, 'index', commentId, record))
+      }
+      const run = await report(service, github)
+      expect(run.code).toBe(0)
+      expect(service.requestsOf('GET').length).toBe(20)
+      expect(reported(run)).toHaveLength(20)
+      expect(run.summary).toContain('1 more job left for the next reporting run: a run reads at most 20.')
+    },
+    LONG_TEST_MS
+  )
+})
+
+/** An index issue made as the action makes it; its number. */
+async function makeIndex(github: StandInGitHub): Promise<number> {
+  const answer = await fetch(`${github.apiUrl}/repos/${REPO}/issues`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Documentation jobs', labels: [INDEX_LABEL] })
+  })
+  return ((await answer.json()) as { number: number }).number
+}
+
+async function edit(github: StandInGitHub, commentId: number, body: string): Promise<void> {
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/comments/${commentId}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body })
+  })
+}
