@@ -4,7 +4,7 @@ import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'
 import { preparePrompt, type Prepared } from '../prompt/assemble.js'
 import type { RunOutcome } from '../report/run-ending.js'
-import { readCommentAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
+import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
 import { handOverJob } from '../run/hand-over.js'
@@ -116,6 +116,9 @@ async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInp
     const service = settings.dryRun ? undefined : new JobService(settings)
     return orFailed(run, { ...reached, settings, service }, async () => {
       const deadline = startDeadline(run.startedAt + settings.timeoutMs, run.cancel.signal)
+      // The reply records the job from now on; a label's request its thread already has sends nothing.
+      const repeated = reached.ask && (await settleAsk(reached.ask, settings, run.runner, deadline.signal))
+      if (repeated) return skipped(run, { ...reached, settings, service }, repeated)
       // It may have ended, or its pull request closed.
       const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
       const route = await decideRoute(settings, reached.ask, { runner: run.runner, signal: deadline.signal, readJob })
