@@ -155,8 +155,9 @@ describe('the job summary', () => {
 
     const job = service.record(run.outputs.jobId)!
     expect(run.summary).toContain(job.id)
-    // The status in the heading (not again in the table), the source repository a link.
-    expect(run.summary).toContain('<h3>✅ Completed: ')
+    // The status is the heading's verdict, said once (no table cell repeats it).
+    expect(run.summary).toContain(`<h3>✅ Completed: pull request #${job.prLink?.split('/').pop()} is ready</h3>`)
+    expect(run.summary).not.toContain('<td>completed</td>')
     expect(run.summary).toContain('docs-agent-large')
     expect(run.summary).toContain('<a href="https://github.com/example/docs">example/docs</a> @ <code>main</code>')
     expect(run.summary).toMatch(/<th>Followed for<\/th><\/tr><tr>.*<td>[\d.]+m?s<\/td><\/tr>/)
