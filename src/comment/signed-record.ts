@@ -197,7 +197,7 @@ function decodePayload(encoded: string): RecordPayload | null {
 export function findRecordPlace(
   thread: ThreadRef,
   { projectId }: Pick<Settings, 'projectId'>,
-  runner: Runner
+  runner: Pick<Runner, 'serverUrl'>
 ): RecordPlace | null {
   try {
     return { host: new URL(runner.serverUrl).host, thread, projectId }

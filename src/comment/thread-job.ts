@@ -1,27 +1,25 @@
-// A thread keeps its job: an issue or pull request where a request (a /docs comment, a label) started
-// a job holds the action's signed note naming it (report/thread-note.ts writes it; the note on the
-// agent's own pull request is the same kind of marker). A later request on that thread goes to the
-// job as a follow-up while the job can still take one: not archived or failed, and its pull request
-// (if it opened one) still open. The newest note that verifies wins, so a job started with
-// `/docs --new` is the one the thread keeps from then on. Only the signature counts, as for the
-// agent's pull request (comment/agent-pull-request.ts): a copied or forged marker routes nothing.
+// A thread keeps its job: an issue or pull request where a request (a /docs comment, a label) asked
+// for a job holds the action's reply to it, and the reply carries the thread's record of the job
+// (comment/signed-record.ts), signed as soon as the job is known and bound to the reply's comment. A
+// later request on that thread goes to the job as a follow-up while the record is open and the job
+// can still take one: not archived or failed, and its pull request (if it opened one) still open. A
+// record the run's ending made final (no changes, failed, archived) sends the next request to a new
+// job. The newest comment holding a verified record (or the note on the agent's own pull request, or
+// a note left on the thread by an earlier version) wins, read newest page first on a thread of any
+// length. Only the signature counts: a copied or forged record routes nothing.
+import { scanCommentsNewestFirst, type ThreadRef } from '../github/comment-pages.js'
 import { asObject } from '../github/json-shape.js'
-import type { GitHubReader } from '../github/reader.js'
+import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { ActionError } from '../runtime/errors.js'
+import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
-import {
-  readNotesOn,
-  openReader,
-  findNotePlace,
-  parsePullRequestLink,
-  type NoteKey,
-  type NotePlace
-} from './agent-pull-request.js'
+import { findNotePlace, parsePullRequestLink, readMarkedJobs } from './agent-pull-request.js'
+import { findRecordPlace, readRecords, type RecordState } from './signed-record.js'
 import type { TriggeringComment } from './trigger.js'
 import type { Runner } from '../github/runner.js'
 
@@ -31,34 +29,87 @@ export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: 
 /** Statuses of a job that takes no more messages. */
 const ENDED = new Set(['archived', 'failed'])
 
+/** What the run's reads of the thread may cost the create: a share of the timeout, never all of it. */
+const THREAD_READS = { maxPages: 4, requestMs: 5000, totalMs: 8000, shareOfTimeout: 1 / 4, leastMs: 1000 } as const
+
+/** What the thread's newest record says: its job, whether it still takes requests, and the request it was asked by. */
+export interface ThreadRecordRead {
+  /** '' when no comment holds a verified record. */
+  jobId: string
+  /** `open` for a note on the agent's pull request or a note an earlier version left: they carry no state. */
+  state: RecordState
+  asked?: string
+  /** Records and notes that did not verify, read on the way. */
+  unverified: number
+  /** Whether every page newer than the record (or than the oldest page read) was read. */
+  complete: boolean
+}
+
+/**
+ * The newest record of the thread's job among its comments, read newest page first: the action's
+ * reply that holds a record bound to it, or the note on the agent's pull request (or one an earlier
+ * version left on the thread), whichever is newer. Throws the read's ReadFailure.
+ */
+export async function readThreadRecord(
+  reader: GitHubReader,
+  request: TriggeringComment,
+  settings: Pick<Settings, 'apiKey' | 'projectId'>,
+  runner: Runner
+): Promise<ThreadRecordRead> {
+  const thread = threadOf(request)
+  const notePlace = findNotePlace(thread, settings, runner)
+  const recordPlace = findRecordPlace(thread, settings, runner)
+  const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true }
+  if (!notePlace || !recordPlace) return read
+  const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
+  const pages = { what: "the thread's comments", permission, maxPages: THREAD_READS.maxPages }
+  const scan = await scanCommentsNewestFirst(reader, thread, pages, (comment) => {
+    const records = readRecords(comment.body, settings, recordPlace, 'thread', comment.id)
+    const notes = readMarkedJobs(comment.body, settings, notePlace)
+    read.unverified += records.unverified + notes.filter((note) => !note.verified).length
+    const record = records.records.at(-1)
+    const note = notes.filter((n) => n.verified).at(-1)
+    if (record) Object.assign(read, { jobId: record.job, state: record.state, asked: record.asked })
+    else if (note) read.jobId = note.jobId
+    return read.jobId !== ''
+  })
+  read.complete = scan.complete
+  return read
+}
+
 /**
  * The job the request's thread keeps, to send the request to as a follow-up (`via: 'note'` on the
- * job's own pull request, `'thread'` elsewhere); null to start a new one (no note verifies there, or
- * its job has ended or its pull request is closed). `readJob` is null in
- * a dry run: the note alone then names the job. When a pull request's comments cannot be read, it
- * throws: the run sends nothing rather than guess; on an issue, the request starts a new job, with a notice.
+ * job's own pull request, `'thread'` elsewhere); null to start a new one (no record verifies there,
+ * the thread's job is done with, has ended, or its pull request is closed). `readJob` is null in a
+ * dry run: the record alone then names the job. The thread is read within a share of the timeout;
+ * when GitHub does not answer within it, the request starts a new job, saying so. When a pull
+ * request's comments cannot be read otherwise, it throws: the run sends nothing rather than guess;
+ * on an issue, the request starts a new job, with a notice.
  */
 export async function findThreadJob(
   request: TriggeringComment,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger' | 'timeoutMs'>,
   readJob: ReadJob | null,
   signal: AbortSignal,
   runner: Runner
 ): Promise<{ jobId: string; via: 'note' | 'thread' } | null> {
-  const { githubToken: token } = settings
-  if (!token) return null
-  const [owner, repo] = request.repository.split('/')
-  const thread: PullRequestRef = { owner, repo, number: request.thread.number }
-  const place = findNotePlace(thread, settings, runner)
-  const reader = openReader(token, signal, runner)
-  if (!reader || !place) return null
+  const reader = openThreadReader(settings, signal, runner)
+  if (!reader) return null
+  const thread = threadOf(request)
   const where = `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${thread.number}`
   const trigger = settings.noteTrigger
   try {
-    const notes = await notesOnThread(reader, request, settings, place)
-    const jobId = notes.filter((note) => note.verified).at(-1)?.jobId ?? ''
+    const found = await readThreadRecord(reader, request, settings, runner)
+    const { jobId } = found
     if (!jobId) {
-      if (notes.length > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
+      if (found.unverified > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
+      if (!found.complete) log.notice(unreadPagesNotice(where))
+      return null
+    }
+    if (found.state !== 'open') {
+      log.info(
+        `${where}'s last job, ${jobId}, is done with (its reply there says how it ended): this request starts a new job, which the thread then keeps.`
+      )
       return null
     }
     const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, runner)
@@ -74,13 +125,22 @@ export async function findThreadJob(
       return null
     }
     log.info(
-      `${where} keeps job ${jobId} (from the action's signed note there): this request goes to it as a follow-up ` +
+      `${where} keeps job ${jobId} (from the action's signed record there): this request goes to it as a follow-up ` +
         `message. "${trigger} ${FRESH_FLAG} <instruction>" starts a new job instead, which the thread then keeps.`
     )
     return { jobId, via: 'thread' }
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
     if (error.kind === 'cancelled') return null
+    // GitHub silent: its silence must not change the job's outcome. The create goes out, in time.
+    if (error.kind === 'timeout') {
+      log.warning(
+        `Could not see ${where.toLowerCase()}'s earlier job: GitHub did not answer within ` +
+          `${formatDuration(threadReadMs(settings.timeoutMs))}, the most reading the thread may hold up the create. ` +
+          `This request starts a new job; if the thread had a job working, it now has two.`
+      )
+      return null
+    }
     // An issue's request started a new job before threads kept jobs, and GitHub's trouble must not
     // stop it now: it still does, saying so.
     if (request.thread.kind === 'issue') {
@@ -100,15 +160,56 @@ export async function findThreadJob(
   }
 }
 
-/** Every marker in the thread's comments (see readNotesOn), with the thread's own permission named on failure. */
-function notesOnThread(
-  reader: GitHubReader,
+/**
+ * The job the thread's newest record names when it was asked for by this same request text (a
+ * label's request: GitHub sends both `opened` and `labeled` for an issue opened with its label); ''
+ * otherwise, or when the thread cannot be read within its bound (the request then goes on).
+ */
+export async function findRepeatedAsk(
   request: TriggeringComment,
-  key: NoteKey,
-  place: NotePlace
-): Promise<{ jobId: string; verified: boolean }[]> {
-  const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
-  return readNotesOn(reader, place.pr, key, place, { what: "the thread's comments", permission })
+  asked: string,
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs'>,
+  signal: AbortSignal,
+  runner: Runner
+): Promise<string> {
+  const reader = openThreadReader(settings, signal, runner)
+  if (!reader) return ''
+  try {
+    const found = await readThreadRecord(reader, request, settings, runner)
+    return found.jobId && found.asked === asked ? found.jobId : ''
+  } catch (error) {
+    if (!(error instanceof ReadFailure)) throw error
+    return ''
+  } finally {
+    await reader.close()
+  }
+}
+
+/** How long reading the thread may hold up the create: a share of the timeout, at most the reads' own bound. */
+function threadReadMs(timeoutMs: number): number {
+  return Math.min(THREAD_READS.totalMs, Math.max(THREAD_READS.leastMs, timeoutMs * THREAD_READS.shareOfTimeout))
+}
+
+function openThreadReader(
+  { githubToken, timeoutMs }: Pick<Settings, 'githubToken' | 'timeoutMs'>,
+  signal: AbortSignal,
+  runner: Runner
+): GitHubReader | null {
+  if (!githubToken) return null
+  const totalMs = threadReadMs(timeoutMs)
+  const limits: ReadLimits = {
+    // The pages of the thread, then the job's pull request.
+    maxRequests: THREAD_READS.maxPages + 1,
+    totalMs,
+    requestMs: Math.min(THREAD_READS.requestMs, totalMs),
+    maxBodyBytes: 8 * 1024 * 1024
+  }
+  return openGitHubReader(runner.apiUrl, githubToken, limits, signal)
+}
+
+function threadOf(request: TriggeringComment): ThreadRef {
+  const [owner, repo] = request.repository.split('/')
+  return { owner, repo, number: request.thread.number }
 }
 
 /**
@@ -150,10 +251,17 @@ function samePullRequest(a: PullRequestRef, b: PullRequestRef): boolean {
   return a.number === b.number && `${a.owner}/${a.repo}`.toLowerCase() === `${b.owner}/${b.repo}`.toLowerCase()
 }
 
+function unreadPagesNotice(where: string): string {
+  return (
+    `${where} has more comments than the ${THREAD_READS.maxPages} pages of them read before the create, newest first, ` +
+    `and none of those holds a record of a job: this request starts a new job, which the thread then keeps.`
+  )
+}
+
 function unverifiedNotice(where: string, projectId: string, trigger: string): string {
   return (
-    `${where} has a note naming a documentation agent job that does not verify for this ` +
-    `repository, thread and project (${projectId}): another project's note, one signed with an ` +
+    `${where} has a record naming a documentation agent job that does not verify for this ` +
+    `repository, thread, comment and project (${projectId}): another project's, one signed with an ` +
     `API key since rotated, a copy, or a forgery. It is ignored, and this request starts a new job. To send an ` +
     `instruction to a job you know instead, run the workflow with ${Input.jobId} set to its id; ` +
     `"${trigger} ${FRESH_FLAG} <instruction>" starts a new job without looking for a note.`

@@ -4,10 +4,11 @@ import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'
 import { preparePrompt, type Prepared } from '../prompt/assemble.js'
 import type { RunOutcome } from '../report/run-ending.js'
-import { readCommentAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
+import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
 import { handOverJob } from '../run/hand-over.js'
+import { claimRecordsOfJob } from '../run/settle-records.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
 import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
 import type { GroupStatusComment } from '../report/group-status.js'
@@ -38,9 +39,12 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const { runner } = start
   try {
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
-    // step before the summary, the reply and the note are written.
+    // step before the summary, the reply and the note are written. A job an earlier run handed over
+    // has its records claimed first: a reporting run telling it meanwhile leaves the note instead.
+    const settling = await claimRecordsOfJob(outcome, settings, delivered === 'create', runner)
     await tellEnding({
       ...reached,
+      leaveNote: !settling.elsewhere,
       outcome,
       writeStarted,
       delivered,
@@ -52,6 +56,8 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     // A job not followed to its end is handed over: its record waits for a reporting run.
     const creates = route?.kind === 'create'
     await handOverJob({ outcome, settings, ask, group, delivered, prompt: prepared?.sent ?? '', creates, runner })
+    // A job an earlier run handed over, followed to its end here: its records are told now, once.
+    await settling.tell()
   } finally {
     cancel.stop()
   }
@@ -110,6 +116,9 @@ async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInp
     const service = settings.dryRun ? undefined : new JobService(settings)
     return orFailed(run, { ...reached, settings, service }, async () => {
       const deadline = startDeadline(run.startedAt + settings.timeoutMs, run.cancel.signal)
+      // The reply records the job from now on; a label's request its thread already has sends nothing.
+      const repeated = reached.ask && (await settleAsk(reached.ask, settings, run.runner, deadline.signal))
+      if (repeated) return skipped(run, { ...reached, settings, service }, repeated)
       // It may have ended, or its pull request closed.
       const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
       const route = await decideRoute(settings, reached.ask, { runner: run.runner, signal: deadline.signal, readJob })

@@ -11,6 +11,9 @@ import { changeLine, type PullRequestDetails } from '../github/pull-request-deta
 import { isFinal } from '../service/job-record.js'
 import { isSourceOf, parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from './live-comment.js'
+import { findRecordPlace, signRecord, type RecordPayload, type RecordPlace } from '../comment/signed-record.js'
+import type { Settings } from '../inputs/settings.js'
+import { describeThreadEnding, type ThreadEnding } from './thread-words.js'
 
 /**
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
@@ -19,6 +22,13 @@ import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComme
  * are coalesced, each is bounded, and the run never waits for one but at its very end.
  */
 export interface CommentReplies {
+  /**
+   * From now on the reply carries the thread's record of its job (signed with the API key, bound to
+   * the reply's comment: comment/signed-record.ts), as soon as the run knows the job.
+   */
+  keepRecord(settings: Pick<Settings, 'apiKey' | 'projectId'>): void
+  /** A reply started `deferred` posts its first body now (the request was found to be one). */
+  begin(): void
   /** The run's progress: edits the reply when what it says has changed (the job id, its status). */
   progress(job: KnownJob): void
   /**
@@ -45,26 +55,52 @@ export interface CommentReplies {
 // of them (the final reply included) shares the ending's bound with its other calls (ending-bound.ts).
 const REPLY_CALL_MS = 10_000
 
+/** What the reply says and records besides the run: the trigger that asks, and the request's digest (a label's). */
+export interface ReplyRequest {
+  trigger: string
+  /** The digest of the request's text, for a label's request (comment/label-request.ts): recorded with the job. */
+  asked?: string
+  /**
+   * The reaction and the first reply wait for begin(): a label's request is first checked against
+   * the thread's record, and a repeat of it leaves no comment.
+   */
+  deferred?: boolean
+}
+
+/** A reply that is never written: no token, or a locked thread. */
+export const NO_REPLIES: CommentReplies = {
+  replyId: () => undefined,
+  keepRecord: () => {},
+  begin: () => {},
+  progress: () => {},
+  showEnding: () => {},
+  finish: async () => {}
+}
+
 /**
  * Puts an 👀 reaction on the comment (a review has none) and a reply linking the workflow run,
  * without waiting for either: the job is created meanwhile. A reply to a comment on the diff goes
  * under it, in its review thread; a reply to an issue comment or a review goes on the conversation.
- * The reply is one live comment (live-comment.ts). Every GitHub call that fails is a warning.
+ * The reply is one live comment (live-comment.ts), and the thread's record of its job: signed into
+ * it as soon as the job is known, and given its state (still taking requests, or done with) at the
+ * end. Every GitHub call that fails is a warning.
  */
 export function startCommentReplies(
   comment: TriggeringComment,
   token: string,
-  runner: Pick<Runner, 'runId'>
+  runner: Pick<Runner, 'runId' | 'serverUrl'>,
+  request: ReplyRequest = { trigger: '/docs' }
 ): CommentReplies {
   if (!token) {
     log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
     )
-    return { progress: () => {}, showEnding: () => {}, finish: async () => {}, replyId: () => undefined }
+    return NO_REPLIES
   }
   const where = describe(comment)
   // Once the run's ending is shown (a cancel shows it at once), no progress replaces it.
   let endingShown = false
+  const record = threadRecord(comment, request.asked, runner)
   const reply = keepLiveComment({
     load: async (call) => {
       const loaded = await call('load the GitHub client', () => loadOctokit(token))
@@ -75,12 +111,19 @@ export function startCommentReplies(
     place: placeReplyOn(comment),
     what: 'reply',
     where,
-    requestTimeoutMs: REPLY_CALL_MS
+    requestTimeoutMs: REPLY_CALL_MS,
+    stamp: record.stamp
   })
+  let start: (post: boolean) => void = () => {}
+  const begun = new Promise<boolean>((resolve) => (start = resolve))
+  let began = !request.deferred
+  if (began) start(true)
   const opened = (async () => {
     const loaded = await reply.client
     if (!loaded) return null
-    if (comment.kind !== 'review') await react(loaded.octokit, comment, reply.call)
+    // Not begun when the run ended: the final body is posted by finish, or none for a skipped request.
+    if (!(await begun)) return loaded
+    if (comment.kind !== 'review') reply.noteSelf(await react(loaded.octokit, comment, reply.call))
     const posted = await reply.post(loaded, writeStartedReply(loaded.runUrl))
     if (posted) log.info(`Replied on the ${where}: ${neutralise(String(posted.html_url))}`)
     return loaded
@@ -90,7 +133,14 @@ export function startCommentReplies(
   })
 
   return {
+    keepRecord: record.keep,
+    begin: () => {
+      began = true
+      start(true)
+    },
     progress: (outcome) => {
+      // The thread records its job as soon as the run knows it: a request meanwhile goes to it.
+      record.know(outcome.jobId, 'open')
       void opened.then((thread) => {
         if (thread && outcome.jobId && !reply.finished && !endingShown && !reply.editRefused) {
           reply.show(writeProgressReply(outcome, thread.runUrl))
@@ -99,21 +149,95 @@ export function startCommentReplies(
     },
     showEnding: (outcome, elapsedMs) => {
       endingShown = true
+      const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
+      record.know(outcome.jobId, told.keeps)
       void opened.then((thread) => {
-        if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs))
+        if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs, null, told))
       })
     },
     replyId: () => reply.id,
-    finish: (outcome, elapsedMs, pullRequest, bound) =>
-      reply.finish(async (thread) => writeOutcomeReply(outcome, thread, elapsedMs, await pullRequest), opened, bound)
+    finish: async (outcome, elapsedMs, pullRequest, bound) => {
+      start(false)
+      // A repeated request, stopped before its reply began: it leaves no comment (the log says why).
+      if (!began && outcome.ending === 'skipped') return
+      const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
+      record.know(outcome.jobId, told.keeps)
+      await reply.finish(
+        async (thread) => writeOutcomeReply(outcome, thread, elapsedMs, await pullRequest, told),
+        opened,
+        bound
+      )
+      if (!reply.finalShown && record.jobId()) log.warning(wordEndingNotRecorded(where, record, request.trigger))
+    }
   }
 }
 
-/** The 👀 reaction on the comment that asked. */
-async function react(octokit: Octokit, comment: TriggeringComment, call: LiveComment<{ octokit: Octokit }>['call']) {
+/** The thread's record of its job, signed into the reply by the live comment's stamp (see CommentReplies.keepRecord). */
+interface ThreadRecord {
+  keep(settings: Pick<Settings, 'apiKey' | 'projectId'>): void
+  /** The job the run knows, and what the thread keeps of it (null: nothing, no record). */
+  know(jobId: string, keeps: RecordPayload['state'] | null): void
+  jobId(): string
+  /** Whether a body with the record went to GitHub (sent: whether it was taken is GitHub's to say). */
+  sent(): boolean
+  stamp(body: string, commentId: number): string
+}
+
+function threadRecord(
+  comment: TriggeringComment,
+  asked: string | undefined,
+  runner: Pick<Runner, 'serverUrl'>
+): ThreadRecord {
+  let key: Pick<Settings, 'apiKey'> | null = null
+  let place: RecordPlace | null = null
+  let payload: RecordPayload | null = null
+  let sent = false
+  const [owner, repo] = comment.repository.split('/')
+  return {
+    keep: (settings) => {
+      key = settings
+      place = findRecordPlace({ owner, repo, number: comment.thread.number }, settings, runner)
+    },
+    know: (jobId, keeps) => {
+      if (!jobId || !keeps) {
+        if (keeps === null) payload = null
+        return
+      }
+      const created = payload?.job === jobId ? payload.created : new Date().toISOString()
+      payload = { job: jobId, state: keeps, created, ...(asked ? { asked } : {}) }
+    },
+    jobId: () => payload?.job ?? '',
+    sent: () => sent,
+    stamp: (body, commentId) => {
+      // A review comment's reply lives in the review thread, apart from the conversation the next
+      // request's look-up reads: it carries no record.
+      if (!key || !place || !payload || comment.kind === 'review comment') return body
+      sent = true
+      const thread = { number: comment.thread.number, comment: commentId }
+      return `${body}\n${signRecord(key, place, 'thread', commentId, { ...payload, thread })}`
+    }
+  }
+}
+
+/** The warning when the reply could not be given its ending: what the thread still records, and so what the next request does. */
+function wordEndingNotRecorded(where: string, record: ThreadRecord, trigger: string): string {
+  const id = record.jobId()
+  const next = record.sent()
+    ? `It may still record job ${id} as it was when the job was created: a later ${trigger} there then goes to ` +
+      'that job while the job takes messages and its pull request is open, and otherwise starts a new job.'
+    : `It does not record job ${id}: a later ${trigger} there starts a new job.`
+  return `Could not give the reply on the ${where} the run's ending. ${next} The job is not affected.`
+}
+
+/** The 👀 reaction on the comment that asked; who the action writes as, when GitHub's answer says. */
+async function react(
+  octokit: Octokit,
+  comment: TriggeringComment,
+  call: LiveComment<{ octokit: Octokit }>['call']
+): Promise<string | undefined> {
   const [owner, repo] = comment.repository.split('/')
   const what = comment.kind === 'issue comment' ? 'comment' : comment.kind === 'label' ? 'request' : comment.kind
-  await call(`react to the ${what} on the ${describe(comment)}`, (signal) => {
+  const reacted = await call(`react to the ${what} on the ${describe(comment)}`, (signal) => {
     const target = { owner, repo, comment_id: comment.id, content: 'eyes' as const, request: { signal } }
     // A label asked: the 👀 goes on the issue or pull request itself.
     if (comment.kind === 'label') {
@@ -129,6 +253,8 @@ async function react(octokit: Octokit, comment: TriggeringComment, call: LiveCom
       ? octokit.rest.reactions.createForPullRequestReviewComment(target)
       : octokit.rest.reactions.createForIssueComment(target)
   })
+  const login = (reacted?.data as { user?: { login?: unknown } | null } | undefined)?.user?.login
+  return typeof login === 'string' ? login : undefined
 }
 
 /** Where the reply goes: under the comment on the diff (its review thread), or on the conversation. */
@@ -218,23 +344,27 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
 
 /**
  * The reply once the run ends: the pull request (with its title, state, files and lines when GitHub
- * showed it), no changes, failed, timed out..., the next step where there is one, then how long the
- * run took. The sentence names the job, so nothing after it does again. Its words are the action's
- * own; the service's and GitHub's only as code spans or as GitHub's own reference to a pull request
- * (see threadFormat), and a pull request link only of the shape pull-request-link.ts accepts.
+ * showed it), no changes, failed, timed out..., the step a person on the thread can take where there
+ * is one, the one line on how to ask for more (thread-words.ts: never a step for the workflow's
+ * author, which the summary keeps), then how long the run took. The sentence names the job, so
+ * nothing after it does again. Its words are the action's own; the service's and GitHub's only as
+ * code spans or as GitHub's own reference to a pull request (see threadFormat), and a pull request
+ * link only of the shape pull-request-link.ts accepts.
  */
 export function writeOutcomeReply(
   outcome: RunOutcome,
   { runUrl, serverUrl }: { runUrl: string; serverUrl: string },
   elapsedMs: number,
-  pullRequest: PullRequestDetails | null = null
+  pullRequest: PullRequestDetails | null = null,
+  told: ThreadEnding = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
 ): string {
   const format = threadFormat(outcome.job?.sourceRepository ?? null, serverUrl)
-  const { icon, short, next } = describeEnding(outcome, format)
+  const { icon, short } = describeEnding(outcome, format)
   const agentDid = pullRequest ? `\n\n${codeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}` : ''
-  const nextStep = next ? `\n\n${next}` : ''
+  const nextStep = told.next ? `\n\n${told.next}` : ''
+  const askForMore = told.askForMore ? `\n\n${told.askForMore}` : ''
   return blankSecrets(
-    `${icon} ${short}${agentDid}${nextStep}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`
+    `${icon} ${short}${agentDid}${nextStep}${askForMore}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`
   )
 }
 

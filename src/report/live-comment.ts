@@ -17,12 +17,14 @@ import { ENDING_GITHUB_MS } from './ending-bound.js'
 export interface PostedComment {
   id: number
   html_url: string
+  user?: { login?: string } | null
 }
 
 /** What this action reads of a comment listed on the thread. */
 export interface ListedComment {
   id: number
   body?: string | null
+  user?: { login?: string } | null
 }
 
 /** Where the comment lives: how to post it, edit it, and list the newest comments there. */
@@ -50,6 +52,11 @@ export interface LiveCommentOptions<C extends { octokit: Octokit }> {
    * lost; by default one made for this comment alone (`<!-- docs-agent-<what>: <uuid> -->`).
    */
   marker?: string
+  /**
+   * Makes each body sent once the comment's id is known (every edit, and a final body posted anew,
+   * then edited) from the body and that id: a record signed for the comment that holds it.
+   */
+  stamp?: (body: string, id: number) => string
 }
 
 export interface LiveComment<C extends { octokit: Octokit }> {
@@ -74,27 +81,40 @@ export interface LiveComment<C extends { octokit: Octokit }> {
   /** GitHub refused an edit: progress is no longer pressed on it. */
   readonly editRefused: boolean
   /**
+   * Who the action writes as, learned from one of GitHub's answers (a reaction's, say): the comment
+   * looked up by its marker must be one it wrote, never another author's that holds the marker.
+   */
+  noteSelf(login: string | undefined): void
+  /**
    * Shows the final body (`bodyOf` the loaded client, which may wait for a read) within `bound`, the
    * run's end's time for GitHub: waits up to half of it for `firstPost` (the first post and whatever
    * comes before it), looks the comment up by its marker when the post went out and its answer was
-   * lost, then edits it, or posts the final body when there is none. Afterwards every call still
-   * waiting gives up.
+   * lost, then edits it (once more if the edit failed, within the bound), or posts the final body
+   * when there is none. Afterwards every call still waiting gives up.
    */
   finish(
     bodyOf: (client: C) => string | Promise<string>,
     firstPost: Promise<unknown>,
     bound: AbortSignal
   ): Promise<void>
+  /** After finish: whether the final body is on the comment. */
+  readonly finalShown: boolean
 }
 
 /** Keeps one comment showing the newest body (see the file's opening comment). */
 export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCommentOptions<C>): LiveComment<C> {
   const { place, what, where, requestTimeoutMs } = options
+  const stamp = options.stamp ?? ((body: string) => body)
   // Aborted once finish has had its grace: whatever call is still waiting then gives up.
   const over = new AbortController()
   const done = new Error(`The ${what} says how the run ended.`)
+  /** Whether the last call that failed may succeed if made again: no answer, or GitHub's own trouble (5xx). */
+  let lastFailureTransient = false
   const call = <T>(doing: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> =>
-    attempt(doing, request, requestTimeoutMs, over.signal, done, what)
+    attempt(doing, request, requestTimeoutMs, over.signal, done, what, (error) => {
+      const { status, response } = error as { status?: unknown; response?: unknown }
+      lastFailureTransient = response === undefined || (typeof status === 'number' && status >= 500)
+    })
   // Only the first post carries it: a comment GitHub made but was slow to answer for is found
   // again by it, rather than left beside a second one.
   const marker = options.marker ?? `<!-- docs-agent-${what}: ${randomUUID()} -->`
@@ -112,6 +132,11 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
   let edits: Promise<void> = Promise.resolve()
   let finished = false
   let editRefused = false
+  /** The body whose edit GitHub refused or left unanswered last. */
+  let failedBody = ''
+  /** Who the action writes as, once an answer said so. */
+  let self = ''
+  let finalShown = false
 
   const flush = async (): Promise<void> => {
     const loaded = await client
@@ -122,22 +147,37 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
       // Shown or not, it is not sent again: a body GitHub refuses once is not pressed on it.
       shown = body
       const edited = await call(`update the ${what} on the ${where}`, (signal) =>
-        place.edit(loaded.octokit, known, body, signal)
+        place.edit(loaded.octokit, known, stamp(body, known), signal)
       )
       // One warning is enough: after a refused edit, only the final body is tried.
-      if (edited === undefined) editRefused = true
+      if (edited === undefined) {
+        editRefused = true
+        failedBody = body
+      } else if (failedBody === body) failedBody = ''
     }
   }
   const want = (body: string): void => {
     wanted = body
     edits = edits.then(flush)
   }
-  /** The first post, found among the place's newest comments by its marker: the oldest that has it. */
+  /**
+   * The first post, found among the place's newest comments by its marker: the oldest that has it,
+   * written by the action (once an answer said who that is): another author's comment that holds
+   * the marker (copied, or an older comment edited to hold it) is never taken for it.
+   */
   const findPosted = async (octokit: Octokit): Promise<number | undefined> => {
     const since = new Date(startedAt - 60_000).toISOString()
     const listed = await call(`look for the ${what} on the ${where}`, (signal) => place.list(octokit, since, signal))
-    const found = (listed?.data ?? []).find((c) => typeof c.body === 'string' && c.body.includes(marker))
+    const found = (listed?.data ?? []).find(
+      (c) => typeof c.body === 'string' && c.body.includes(marker) && (!self || c.user?.login === self)
+    )
     return typeof found?.id === 'number' ? found.id : undefined
+  }
+  /** The first post went out and its answer did not come: it is looked for once, and the edits waiting go to it. */
+  const findLostPost = async (octokit: Octokit): Promise<void> => {
+    if (id !== undefined || !postSent || postRefused || over.signal.aborted) return
+    id = await findPosted(octokit)
+    if (id !== undefined && wanted !== '') edits = edits.then(flush)
   }
 
   return {
@@ -151,6 +191,12 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
     },
     get editRefused() {
       return editRefused
+    },
+    get finalShown() {
+      return finalShown
+    },
+    noteSelf: (login) => {
+      if (login) self = login
     },
     post: async ({ octokit }, body) => {
       // The run ended first: the final body says how, and no first body follows it.
@@ -168,12 +214,20 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
           }
         }
       )
-      if (!posted) return undefined
+      if (!posted) {
+        // Made by GitHub but not answered for within the call's bound: found again by its marker now,
+        // so that what the run shows next (the job's record) goes to it, not to a second comment.
+        if (!finished) await findLostPost(octokit)
+        return undefined
+      }
+      if (posted.data.user?.login) self = posted.data.user.login
       if (id === undefined) id = posted.data.id
       // Answered after the final body was posted as a comment of its own: it shows the final body too.
       else if (posted.data.id !== id && finalBody) {
         const late = posted.data.id
-        await call(`update the ${what} on the ${where}`, (signal) => place.edit(octokit, late, finalBody, signal))
+        await call(`update the ${what} on the ${where}`, (signal) =>
+          place.edit(octokit, late, stamp(finalBody, late), signal)
+        )
       }
       return posted.data
     },
@@ -194,19 +248,39 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
         // The first post gets half the bound to be answered for; then, if it went out, it is looked for
         // before another is posted (one never sent cannot be there).
         await Promise.race([firstPost, whenAborted(over.signal), halfOf(ENDING_GITHUB_MS)])
-        if (id === undefined && postSent && !postRefused && !over.signal.aborted) id = await findPosted(loaded.octokit)
+        await findLostPost(loaded.octokit)
         const body = await Promise.race([bodyReady, whenAborted(over.signal)])
         if (body === null) return
         finalBody = body
         if (id !== undefined) {
           want(body)
           await Promise.race([edits, whenAborted(over.signal)])
-        } else {
-          const posted = await call(`${what === 'reply' ? 'reply' : `post the ${what}`} on the ${where}`, (signal) =>
-            place.post(loaded.octokit, body, signal)
-          )
-          id ??= posted?.data.id
+          // One failed write at the end (no answer, or GitHub's own trouble) does not lose the final
+          // body: once more, within the bound. A refusal is not pressed on GitHub.
+          if (failedBody === body && lastFailureTransient && !over.signal.aborted) {
+            const known = id
+            const edited = await call(`update the ${what} on the ${where}`, (signal) =>
+              place.edit(loaded.octokit, known, stamp(body, known), signal)
+            )
+            if (edited !== undefined) failedBody = ''
+          }
+          finalShown = shown === body && failedBody !== body
+          return
         }
+        const posted = await call(`${what === 'reply' ? 'reply' : `post the ${what}`} on the ${where}`, (signal) =>
+          place.post(loaded.octokit, body, signal)
+        )
+        id ??= posted?.data.id
+        if (!posted || !options.stamp) {
+          finalShown = posted !== undefined
+          return
+        }
+        // The body's record needs the comment's id: it is edited in once GitHub has said it.
+        const known = posted.data.id
+        const stamped = await call(`update the ${what} on the ${where}`, (signal) =>
+          place.edit(loaded.octokit, known, stamp(body, known), signal)
+        )
+        finalShown = stamped !== undefined
       } finally {
         bound.removeEventListener('abort', boundOver)
         // The final body is shown (or could not be): a call still waiting (a first post GitHub was
@@ -227,7 +301,8 @@ async function attempt<T>(
   requestTimeoutMs: number,
   over: AbortSignal,
   done: Error,
-  what: string
+  what: string,
+  onFailure: (error: unknown) => void
 ): Promise<T | undefined> {
   // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
   let limit: TimeLimit | undefined
@@ -236,6 +311,7 @@ async function attempt<T>(
     limit = timeLimit(requestTimeoutMs, over)
     return await request(limit.signal)
   } catch (error) {
+    onFailure(error)
     if (over.reason === done) log.debug(`Stopped waiting to ${doing}: the ${what} says how the run ended.`)
     else log.warning(`Could not ${doing}: ${describeGitHubError(error)} The job is not affected.`)
     return undefined

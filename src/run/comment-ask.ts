@@ -7,7 +7,10 @@ import { readLabelRequest } from '../comment/label-request.js'
 import type { Runner } from '../github/runner.js'
 import { isRequestEvent } from '../github/request-event.js'
 import { log } from '../runtime/log.js'
-import { startCommentReplies, type CommentReplies } from '../report/comment-reply.js'
+import { NO_REPLIES, startCommentReplies, type CommentReplies } from '../report/comment-reply.js'
+import { findRepeatedAsk } from '../comment/thread-job.js'
+import type { Settings } from '../inputs/settings.js'
+import { createHash } from 'node:crypto'
 import type { Blanked } from '../safety/credentials.js'
 import type { RunOutcome } from '../report/run-ending.js'
 
@@ -19,6 +22,8 @@ export interface CommentAsk {
   /** It asks for a new job even on the agent's pull request (`--new`). */
   fresh: boolean
   replies: CommentReplies
+  /** A label's request: the digest of its text, which the thread's record of the job keeps. */
+  asked?: string
 }
 
 /**
@@ -41,10 +46,48 @@ export async function readCommentAsk(
   if (!request.start) return { skipped: request.reason }
   const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
   const instruction = await blankInstruction(request.prompt, hunk?.blanked, from)
+  // A label's request is known again by its text: the issue's title and body (see settleAsk).
+  const asked =
+    request.comment.kind === 'label'
+      ? createHash('sha256').update(request.prompt).digest('hex').slice(0, 32)
+      : undefined
   const replies = request.comment.locked
     ? lockedThread(request.comment)
-    : startCommentReplies(request.comment, githubToken, runner)
-  return { comment: request.comment, instruction, fresh: request.fresh, replies }
+    : startCommentReplies(request.comment, githubToken, runner, {
+        trigger: settings.trigger,
+        asked,
+        deferred: !!asked
+      })
+  return { comment: request.comment, instruction, fresh: request.fresh, replies, asked }
+}
+
+/**
+ * Once the settings are read: the reply keeps the thread's record of its job from now on, and a
+ * label's request that repeats the one its thread's job was asked with (GitHub sends both `opened`
+ * and `labeled` for an issue opened with its label) sends nothing and says why (its reason to skip),
+ * leaving no comment; any other request's reply begins. Reading the thread is bounded within the
+ * timeout (comment/thread-job.ts); when it cannot be read, the request goes on.
+ */
+export async function settleAsk(
+  ask: CommentAsk,
+  settings: Settings,
+  runner: Runner,
+  signal: AbortSignal
+): Promise<string | null> {
+  ask.replies.keepRecord(settings)
+  if (ask.asked && !ask.fresh) {
+    const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal, runner)
+    if (jobId) {
+      const where = `${ask.comment.thread.kind} #${ask.comment.thread.number}`
+      return (
+        `The ${where} already asked job ${jobId} for this same text (GitHub sends both "opened" and "labeled" for ` +
+        `an issue opened with its label, and the label once more asks nothing new): nothing was sent. To ask for ` +
+        `more, comment "${settings.noteTrigger} <instruction>" there, or edit its text and label it again.`
+      )
+    }
+  }
+  ask.replies.begin()
+  return null
 }
 
 /** A locked thread gets no reply and no note (GitHub may refuse them, and the lock asks for quiet); the log says so. */
@@ -53,7 +96,7 @@ function lockedThread(request: TriggeringComment): CommentReplies {
     `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
       `posts no reply and no note there, so a later request there starts a new job. The job runs all the same.`
   )
-  return { progress: () => {}, showEnding: () => {}, finish: async () => {}, replyId: () => undefined }
+  return NO_REPLIES
 }
 
 /**

@@ -64,19 +64,37 @@ export async function tellRecordedEnding(
   /** The caller holds the claim already (a queued create's), and has read the record just now. */
   claimedAlready = false
 ): Promise<Telling> {
+  const claim = claimedAlready ? { record: indexed.record } : await claimRecord(place, indexed)
+  if (typeof claim === 'string') return claim
+  await tellClaimed(place, { ...indexed, record: claim.record }, ending)
+  return 'told'
+}
+
+/**
+ * Claims the telling of a record, after reading it again: its record as read when this run holds the
+ * claim; `done` when it is final already; `claimed` when another run holds a claim that has not lapsed.
+ */
+export async function claimRecord(
+  place: ReportPlace,
+  indexed: IndexedRecord
+): Promise<{ record: JobRecord } | 'done' | 'claimed'> {
   const { index, issue, signal } = place
-  const now = claimedAlready ? indexed.record : await index.reread(issue, indexed.commentId)
+  const now = await index.reread(issue, indexed.commentId)
   if (!now || now.state === 'final') return 'done'
-  if (!claimedAlready) {
-    const claim = await index.claim(indexed.commentId, signal)
-    if (!claim.claimed) {
-      if (Date.now() - claim.since < CLAIM_LEASE_MS) return 'claimed'
-      // The claim's run never finished: its claim goes, and whoever claims next tells it.
-      await index.dropClaim(indexed.commentId, claim.reactionId, signal)
-      if (!(await index.claim(indexed.commentId, signal)).claimed) return 'claimed'
-    }
+  const claim = await index.claim(indexed.commentId, signal)
+  if (!claim.claimed) {
+    if (Date.now() - claim.since < CLAIM_LEASE_MS) return 'claimed'
+    // The claim's run never finished: its claim goes, and whoever claims next tells it.
+    await index.dropClaim(indexed.commentId, claim.reactionId, signal)
+    if (!(await index.claim(indexed.commentId, signal)).claimed) return 'claimed'
   }
-  const record = now
+  return { record: now }
+}
+
+/** Tells a claimed record's ending (the reply, the note, the commit status), then marks it final. */
+export async function tellClaimed(place: ReportPlace, indexed: IndexedRecord, ending: JobEnding): Promise<void> {
+  const { index, issue, signal } = place
+  const { record } = indexed
   const outcome = outcomeOf(record, ending)
   const told = 'job' in ending ? ending.job.status : 'unknown'
   await Promise.all([
@@ -93,7 +111,6 @@ export async function tellRecordedEnding(
   ])
   await index.write(issue, indexed.commentId, { ...record, state: 'final', told }, signal)
   log.info(`Reported the ending of job ${record.job} (${told}).`)
-  return 'told'
 }
 
 /** The outcome a held run would have ended with. */

@@ -1,11 +1,10 @@
 // The last stage: how the run ended, said once (the outputs and the log line), then told where people
-// look: the job summary, the reply on the thread, the note on the pull request the job opened, and
-// the note on the thread that asked (when its request made the job).
+// look: the job summary, the reply on the thread (which also records the thread's job), and the note
+// on the pull request the job opened.
 import { leaveAgentNote } from '../report/agent-note.js'
 import type { GroupRun } from '../comment/group-lookup.js'
 import { recordGroupRun } from '../report/group-record.js'
 import type { GroupStatusComment } from '../report/group-status.js'
-import { leaveThreadNote } from '../report/thread-note.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
 import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
@@ -52,6 +51,8 @@ export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
 /** What the ending is told with, however far the run got. */
 export interface EndingTold {
   outcome: RunOutcome
+  /** False when another run (a reporting run telling the same job) leaves the note on the agent's pull request. */
+  leaveNote?: boolean
   ask: CommentAsk | null
   settings: Settings | null
   prepared: Prepared | null
@@ -71,7 +72,7 @@ export interface EndingTold {
 /**
  * The ending, told where people look: the job summary (for every ending but a skip, an event that
  * starts nothing: a run that failed before any job existed says so there too), the thread's reply,
- * the note on a pull request the job opened, and the note on the thread whose request made the job.
+ * and the note on a pull request the job opened.
  * Every GitHub call of it shares one bound, side by
  * side (ending-bound.ts); a cancel meanwhile gives up the pull request's details, and the rest is
  * still written. None fails the step.
@@ -87,7 +88,8 @@ export async function tellEnding({
   groupStatus,
   elapsedMs,
   cancel,
-  runner
+  runner,
+  leaveNote
 }: EndingTold): Promise<void> {
   const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
   // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
@@ -101,13 +103,13 @@ export async function tellEnding({
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
         ? { name: group.settings.name, mark: group.covers }
         : undefined
-    const note = leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote).then(
+    const noted =
+      leaveNote === false
+        ? Promise.resolve()
+        : leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote)
+    const note = noted.then(
       () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)
     )
-    // A run cancelled before its ending leaves no note on the thread, as the cancel asked; one
-    // cancelled while the ending is told still does (the ending was decided).
-    const threadNoteSignal = cancel.signal.aborted ? cancel.signal : bound.signal
-    const threadNote = leaveThreadNote(outcome, settings, ask?.comment ?? null, threadNoteSignal, runner)
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =
       writesSummary(outcome) &&
@@ -121,7 +123,7 @@ export async function tellEnding({
           pullRequest: shown
         })
       )
-    await Promise.all([summary, reply, note, threadNote])
+    await Promise.all([summary, reply, note])
   } finally {
     detailsLimit.clear()
     bound.clear()

@@ -337,10 +337,14 @@ describe("/docs on the agent's own pull request", () => {
     const run = await onComment('/docs explain the flag')
 
     expect(run.code).toBe(0)
+    // Newest first: the first page says where the last is, then the last pages, backwards.
     const pages = github.threadReads.filter((r) => r.pathname.endsWith(`/issues/${AGENT_PR}/comments`))
-    expect(pages.map((r) => r.query.page)).toEqual(['1', '2', '3', '4', '5'])
+    expect(pages.map((r) => r.query.page)).toEqual(['1', '7', '6', '5'])
     expect(pages.every((r) => r.query.per_page === '100')).toBe(true)
     expect(creates()).toHaveLength(1)
+    expect(run.stdout).toContain(
+      '::notice::Pull request #31 has more comments than the 4 pages of them read before the create, newest first'
+    )
   })
 })
 
@@ -370,11 +374,10 @@ describe('review comments and reviews', () => {
     expect(github.reactions).toEqual([{ commentId: 5151, content: 'eyes', on: 'review comment' }])
     const [reply] = github.comments
     expect(reply.inReplyTo).toBe(5151)
-    // The reply in the review thread, then the note naming the job on the conversation: the thread keeps its job.
+    // The reply in the review thread, and no other comment.
     expect(github.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
       `/repos/${REPO}/pulls/comments/5151/reactions`,
-      `/repos/${REPO}/pulls/40/comments/5151/replies`,
-      `/repos/${REPO}/issues/40/comments`
+      `/repos/${REPO}/pulls/40/comments/5151/replies`
     ])
     expect(
       github.requests
@@ -454,10 +457,10 @@ describe('review comments and reviews', () => {
     expect(creates()).toHaveLength(1)
     expect(JSON.parse(creates()[0].body).prompt).toMatch(/^add an example for each flag\n\nContext:/)
     expect(github.reactions).toHaveLength(0)
+    // One comment: the reply, which records the job.
     expect(replies().map((c) => c.issueNumber)).toEqual([40])
-    expect(notes().map((c) => c.issueNumber)).toEqual([40])
+    expect(replies()[0].body).toContain('<!-- docs-agent-record: thread ')
     expect(github.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
-      `/repos/${REPO}/issues/40/comments`,
       `/repos/${REPO}/issues/40/comments`
     ])
   })
@@ -482,15 +485,14 @@ describe('one reply, edited as the run goes', () => {
     const [reply] = github.comments
     expect(replies()).toHaveLength(1)
     const writes = github.requests.filter((r) => r.method !== 'GET')
-    // The reaction, the reply, and at the end the note naming the job: the issue keeps it.
+    // The reaction and the reply: the reply records the job, and the issue keeps it.
     expect(writes.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
       `/repos/${REPO}/issues/comments/4242/reactions`,
-      `/repos/${REPO}/issues/12/comments`,
       `/repos/${REPO}/issues/12/comments`
     ])
     expect(writes.filter((r) => r.method === 'PATCH').length).toBeGreaterThanOrEqual(2)
     expect(reply.bodies[0]).toMatch(/^👀 On it/)
-    expect(reply.bodies).toContain(
+    expect(reply.bodies.map((body) => body.split('\n')[0])).toContain(
       `⏳ Job \`${jobId}\` is \`active\`. [Follow the workflow run](${RUN_LINK}); this comment is updated as it goes.`
     )
     // Only changes are edits: the same text is never sent twice in a row.
@@ -499,7 +501,8 @@ describe('one reply, edited as the run goes', () => {
       new RegExp(
         `^✅ Job \`${jobId}\` opened a pull request: \`https://github\\.com/example/docs/pull/5\` ` +
           `\\(a link in the workflow run's summary\\)\\n+` +
-          `Review the pull request, and merge it when it is right\\.\\n+Took [\\d.]+m?s · `
+          `Review the pull request, and merge it when it is right\\.\\n+To ask for more, comment \`/docs <what to change>\` ` +
+          `here: it goes to this job while it works or its pull request is open\\. .*\\n+Took [\\d.]+m?s · `
       )
     )
   })

@@ -120,11 +120,16 @@ describe('a trusted comment', () => {
     expect(
       reply.body.startsWith(
         `✅ Job \`${jobId}\` opened a pull request: \`${prLink}\` (a link in the workflow run's summary)\n\n` +
-          'Review the pull request, and merge it when it is right.\n\nTook '
+          'Review the pull request, and merge it when it is right.\n\n' +
+          'To ask for more, comment `/docs <what to change>` here: it goes to this job while it works or its pull ' +
+          'request is open. `/docs --new <instruction>` starts a new job instead.\n\nTook '
       )
     ).toBe(true)
     expect(reply.body).toMatch(/\n\nTook [\d.]+m?s · /)
-    expect(reply.body.endsWith(`· [Workflow run](${RUN_LINK})`)).toBe(true)
+    // Then, hidden, the thread's record of its job, signed for this reply.
+    const [visible, record] = reply.body.split('\n<!-- docs-agent-record: thread ')
+    expect(visible.endsWith(`· [Workflow run](${RUN_LINK})`)).toBe(true)
+    expect(record).toMatch(/^[\w-]+ v1\.[\w-]+ -->$/)
     expectOneReplyEdited()
     // Octokit's writes, and the bounded reads of the thread (for the note naming its job).
     expect(

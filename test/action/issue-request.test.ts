@@ -1,8 +1,8 @@
 // An issue asks for docs, through the bundled action: a label on an issue (or on a pull request)
-// starts a job whose prompt is the thread, quoted as data; the run replies there and leaves a signed
-// note naming the job, and the thread keeps that job: a later /docs there is a follow-up message
-// while the job's pull request is open, /docs --new starts a job the thread keeps from then on.
-// Every service write is counted: each run makes at most one.
+// starts a job whose prompt is the thread, quoted as data; the run replies there, one comment per
+// request, and the reply records the job (signed, bound to the reply), so the thread keeps that job:
+// a later /docs there is a follow-up message while the job's pull request is open, /docs --new
+// starts a job the thread keeps from then on. Every service write is counted: each run makes at most one.
 import { afterAll, describe, expect, it } from 'vitest'
 import { runAction, type ActionRun } from '../support/run-action.js'
 import {
@@ -50,6 +50,8 @@ interface Stands {
   messages(): { path: string; prompt: string }[]
   /** The comments the action wrote holding a note's marker, on `number`. */
   notesOn(number: number): string[]
+  /** The comments the action wrote on `number`. */
+  commentsOn(number: number): { body: string; bodies: string[] }[]
   close(): Promise<void>
 }
 
@@ -101,6 +103,7 @@ async function standIns(
       github.comments
         .filter((c) => c.issueNumber === number && c.body.includes('<!-- docs-agent-job: '))
         .map((c) => c.body),
+    commentsOn: (number) => github.comments.filter((c) => c.issueNumber === number),
     close: async () => {
       await service.close()
       await github.close()
@@ -133,15 +136,15 @@ describe.concurrent('a labelled issue', () => {
       expect(s.github.threadReads.map((r) => r.pathname)).toContain(
         `/repos/${REPO}/collaborators/octo-maintainer/permission`
       )
-      // 👀 on the issue, one reply edited to its end, and one note naming the job.
+      // 👀 on the issue, and one comment: the reply, edited to its end, recording the job.
       expect(s.github.reactions).toEqual([{ issueNumber: ISSUE, content: 'eyes', on: 'issue' }])
-      const onIssue = s.github.comments.filter((c) => c.issueNumber === ISSUE)
-      expect(onIssue).toHaveLength(2)
-      const [reply, note] = onIssue
+      const onIssue = s.commentsOn(ISSUE)
+      expect(onIssue).toHaveLength(1)
+      const [reply] = onIssue
       expect(reply.bodies[0]).toMatch(/^👀 On it/)
       expect(reply.body).toContain(`Job \`${run.outputs.jobId}\` opened a pull request`)
-      expect(note.body).toContain(`This issue's documentation requests go to job \`${run.outputs.jobId}\``)
-      expect(note.body).toMatch(/^<!-- docs-agent-job: \S+ v1\.[\w-]+ -->/)
+      expect(reply.body).toContain('To ask for more, comment `/docs <what to change>` here: it goes to this job')
+      expect(reply.body).toMatch(/\n<!-- docs-agent-record: thread [\w-]+ v1\.[\w-]+ -->$/)
       // The note on the agent's pull request links the issue, and says a label asked.
       const [agentNote] = s.notesOn(prOfJob(1))
       expect(agentNote).toContain(`@octo-maintainer's label on [issue #${ISSUE}](${SERVER}/${REPO}/issues/${ISSUE})`)
@@ -321,16 +324,16 @@ describe.concurrent('the issue keeps its job', () => {
             prompt: expect.stringMatching(/^also say what happens after the last retry/)
           }
         ])
-        expect(followUp.stdout).toContain(`Issue #12 keeps job ${firstJob} (from the action's signed note there)`)
-        // A follow-up leaves no second note.
-        expect(s.notesOn(ISSUE)).toHaveLength(1)
+        expect(followUp.stdout).toContain(`Issue #12 keeps job ${firstJob} (from the action's signed record there)`)
+        // One comment per request: the follow-up's own reply.
+        expect(s.commentsOn(ISSUE)).toHaveLength(2)
 
         const fresh = await s.comment('/docs --new document the backoff separately')
         const secondJob = fresh.outputs.jobId
         expect(s.creates()).toHaveLength(2)
         expect(secondJob).not.toBe(firstJob)
         expect(s.creates()[1].prompt).toMatch(/^document the backoff separately/)
-        expect(s.notesOn(ISSUE)).toHaveLength(2)
+        expect(s.commentsOn(ISSUE)).toHaveLength(3)
 
         const later = await s.comment('/docs and link the FAQ')
         expect(later.code).toBe(0)
@@ -347,18 +350,25 @@ describe.concurrent('the issue keeps its job', () => {
   )
 
   it(
-    'the label removed and added again is a message to the same job, with the issue as its prompt',
+    'the label removed and added again asks nothing new with the same text; with the issue edited, it is a message to the same job',
     async () => {
       const s = await standIns()
       try {
         const first = await s.label()
-        const again = await s.label()
+        const same = await s.label()
 
-        expect(again.code).toBe(0)
+        expect(same.code).toBe(0)
+        expect(s.service.requestsOf('POST')).toHaveLength(1)
+        expect(s.commentsOn(ISSUE)).toHaveLength(1)
+        expect(same.stdout).toContain(`already asked job ${first.outputs.jobId} for this same text`)
+
+        const edited = await s.label({ body: 'Also: how long does the client wait between retries?' })
+        expect(edited.code).toBe(0)
         expect(s.creates()).toHaveLength(1)
         expect(s.messages()).toHaveLength(1)
         expect(s.messages()[0].path).toBe(`/v2/agent/docs/job/${encodeURIComponent(first.outputs.jobId)}/message`)
         expect(s.messages()[0].prompt).toContain('Title: "Retries are not documented"')
+        expect(s.commentsOn(ISSUE)).toHaveLength(2)
       } finally {
         await s.close()
       }
@@ -384,7 +394,7 @@ describe.concurrent('the issue keeps its job', () => {
         expect(next.stdout).toMatch(
           /Issue #12 kept job \S+, but its pull request #31 is merged: this request starts a new job/
         )
-        expect(s.notesOn(ISSUE)).toHaveLength(2)
+        expect(s.commentsOn(ISSUE)).toHaveLength(2)
       } finally {
         await s.close()
       }
@@ -406,8 +416,12 @@ describe.concurrent('the issue keeps its job', () => {
         expect(next.code).toBe(0)
         expect(s.messages()).toHaveLength(0)
         expect(s.creates()).toHaveLength(2)
+        // The archived job's reply said so, and recorded it as done with: never named as the thread's job.
+        expect(s.commentsOn(ISSUE)[0].body).toContain(
+          'To ask again, comment `/docs <instruction>` here: it starts a new job (this one was archived).'
+        )
         expect(next.stdout).toContain(
-          `Issue #12 kept job ${first.outputs.jobId}, but that job is archived and takes no more messages: this request starts a new job`
+          `Issue #12's last job, ${first.outputs.jobId}, is done with (its reply there says how it ended): this request starts a new job`
         )
       } finally {
         await s.close()
@@ -428,7 +442,7 @@ describe.concurrent('the issue keeps its job', () => {
         expect(s.messages().map((m) => m.path)).toEqual([
           `/v2/agent/docs/job/${encodeURIComponent(first.outputs.jobId)}/message`
         ])
-        expect(s.notesOn(7)).toHaveLength(1)
+        expect(s.commentsOn(7)).toHaveLength(2)
       } finally {
         await s.close()
       }
@@ -457,7 +471,7 @@ describe.concurrent('the issue keeps its job', () => {
         expect(s.messages()).toHaveLength(0)
         expect(s.creates()).toHaveLength(1)
         expect(run.stdout).toMatch(
-          /::notice::Issue #12 has a note naming a documentation agent job that does not verify/
+          /::notice::Issue #12 has a record naming a documentation agent job that does not verify/
         )
       } finally {
         await s.close()
@@ -492,7 +506,8 @@ describe.concurrent('a labelled pull request', () => {
       expect(create.prompt).toContain('Event: pull request #7 "Add --dry-run"')
       expect(create.prompt).toContain('src/cli.ts')
       expect(s.github.reactions).toEqual([{ issueNumber: 7, content: 'eyes', on: 'issue' }])
-      expect(s.notesOn(7)).toHaveLength(1)
+      expect(s.commentsOn(7)).toHaveLength(1)
+      expect(s.commentsOn(7)[0].body).toContain('<!-- docs-agent-record: thread ')
     } finally {
       await s.close()
     }

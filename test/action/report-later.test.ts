@@ -181,6 +181,46 @@ describe.concurrent('a job handed over, told later', () => {
   )
 
   it(
+    'a held run that follows a handed-over job to its end, beside a reporting run, tells its ending once',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test)
+      const asked = await runAction({
+        inputs: commentInputs(service, { wait: 'false' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      const jobId = asked.outputs.jobId
+      finish(service, jobId)
+      const before = github.requests.length
+      const followEnv = runnerEnvironment(github, 'workflow_dispatch', workflowDispatchEvent(), {
+        GITHUB_SERVER_URL: SERVER
+      })
+      const [held, reporter] = await Promise.all([
+        startAction({ inputs: commentInputs(service, { jobId, context: 'none' }), env: followEnv }).done,
+        startAction({ inputs: reportInputs(service), env: reportEnv(github, '4950') }).done
+      ])
+      expect([held.code, reporter.code]).toEqual([0, 0])
+      const writes = writesSince(github, before)
+      const reply = github.comments.find((c) => c.issueNumber === 12)
+      const record = indexOf(github).records[0]
+      expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${reply?.id}`))).toHaveLength(1)
+      expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${record.id}`))).toHaveLength(1)
+      expect(writes.filter((r) => r.method === 'POST' && r.path.includes(`/issues/${AGENT_PR}/comments`))).toHaveLength(
+        1
+      )
+      expect(reply?.body).toContain(`${REPO}#${AGENT_PR}`)
+      expect(record.body).toContain('Reported')
+
+      // Told: the next reporting run finds nothing open.
+      const after = github.requests.length
+      const again = await report(service, github, '4951')
+      expect(reported(again)).toEqual([])
+      expect(writesSince(github, after)).toEqual([])
+    },
+    LONG_TEST_MS
+  )
+
+  it(
     "a timed-out held run's job is reported by the next reporting run",
     async (test) => {
       const service = await standIn(test, WORKS_ON)

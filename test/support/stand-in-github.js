@@ -93,9 +93,11 @@ import { join } from 'node:path'
  *   'label-add' | 'issue-list' | 'issue-create' | 'comment-get' | 'status-create'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
  * @typedef {{id: number, sha: string, state: string, context: string, description: string | null, target_url: string | null}} CommitStatus
- * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>} | 'hang'} Fault
+ * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>,
+ *   when?: (req: RecordedRequest) => boolean, times?: number} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
- *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered.
+ *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered. `when`
+ *   picks the requests it applies to (default all), `times` how many of them (default every one).
  *
  * @typedef {object} Options
  * @property {string} [basePath] Where the API lives on the server: '' as on github.com,
@@ -167,6 +169,20 @@ export async function startStandInGitHub(options = {}) {
   const randomlyFaulted = []
   // Set by hangFromNow(): GitHub stops answering in the middle of a run.
   let silent = false
+  /** @type {Map<object, number>} How many requests each fault with `times` has answered. */
+  const faultsGiven = new Map()
+  /**
+   * Whether a fault answers this request (its `when`, within its `times`), counting it when it does.
+   * @param {Exclude<Fault, 'hang'>} fault @param {RecordedRequest} req
+   */
+  function applies(fault, req) {
+    if (fault.when && !fault.when(req)) return false
+    const given = faultsGiven.get(fault) ?? 0
+    if (fault.times !== undefined && given >= fault.times) return false
+    faultsGiven.set(fault, given + 1)
+    return true
+  }
+
   /** @type {Map<string, {id: number, content: string, created_at: string}>} Reactions given, by place and content. */
   const given = new Map()
   /** @type {Map<number, {title: string, body: string}>} Issues created through the API (not pull requests). */
@@ -268,7 +284,7 @@ export async function startStandInGitHub(options = {}) {
     if (drawn) randomlyFaulted.push(req)
     const fault = drawn ?? (route && options.faults?.[route])
     if (fault === 'hang') return 'hang'
-    if (fault) {
+    if (fault && applies(fault, req)) {
       return {
         status: fault.status,
         headers: fault.headers,
@@ -297,7 +313,10 @@ export async function startStandInGitHub(options = {}) {
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
       reactions.push({ issueNumber: Number(match[3]), content: req.body?.content, on: 'issue' })
-      return { status: 201, body: { id: nextId++, content: req.body?.content } }
+      return {
+        status: 201,
+        body: { id: nextId++, content: req.body?.content, user: { login: tokenLogin, type: 'Bot' } }
+      }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/.exec(req.pathname)
     if (match && req.method === 'GET') {

@@ -1,0 +1,92 @@
+// What the reply on a thread says after the ending, and what the thread then keeps: one function over
+// every ending (the compiler names one left out), so the words a person reads and the record the next
+// request is routed by cannot disagree. The reply takes its first sentence from describeEnding
+// (run-ending.ts); its step and its "how to ask for more" line come from here, never a step only the
+// workflow's author can take (the summary keeps those).
+import { FRESH_FLAG } from '../inputs/comment-settings.js'
+import type { RunOutcome } from './run-ending.js'
+import { assertNever } from '../runtime/assert-never.js'
+import { requestKind } from '../service/pull-request-link.js'
+
+/**
+ * What the thread keeps after the ending: `open`, its job still takes the thread's requests (while
+ * its pull request is open); `final`, the job is done with (no changes, failed, archived, refused), so
+ * the next request starts a new job; null, the run made no job the thread could keep.
+ */
+export type ThreadKeeps = 'open' | 'final' | null
+
+/** The reply's words after its first sentence, and what the thread keeps. */
+export interface ThreadEnding {
+  /** The step a person on the thread can take; null when the sentence above says it. */
+  next: string | null
+  /** The one line on how to ask for more, true for this ending; null when there is nothing to add. */
+  askForMore: string | null
+  keeps: ThreadKeeps
+}
+
+/**
+ * The words and the record for the reply once the run has ended (see the file's opening comment);
+ * `trigger` is the comment trigger that asks ("/docs"), `summaryNext` the summary's next step
+ * (describeEnding's), taken where anyone on the thread can take it: where it is a step for the
+ * workflow's author (follow the job with jobId, set an input), the thread gets its own words.
+ */
+export function describeThreadEnding(outcome: RunOutcome, trigger: string, summaryNext: string | null): ThreadEnding {
+  const jobId = outcome.jobId || outcome.job?.id || ''
+  // As the job's host calls it: a merge request on GitLab.
+  const request = requestKind(outcome.job?.prLink ?? null)
+  const goesToIt =
+    `To ask for more, comment \`${trigger} <what to change>\` here: it goes to this job while it works or its ` +
+    `${request} is open. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
+  const startsNew = (why: string): string =>
+    `To ask again, comment \`${trigger} <instruction>\` here: it starts a new job (${why}).`
+  const open = (next: string | null): ThreadEnding => ({ next, askForMore: goesToIt, keeps: 'open' })
+  const done = (next: string | null, why: string): ThreadEnding => ({
+    next,
+    askForMore: startsNew(why),
+    keeps: 'final'
+  })
+  switch (outcome.ending) {
+    case 'final': {
+      const { job } = outcome
+      if (job.status === 'failed') return done(summaryNext, 'this one failed')
+      if (job.status === 'archived') return done(summaryNext, 'this one was archived')
+      if (job.prLink) return open(summaryNext)
+      if (job.refusedPrLink !== undefined) return done(summaryNext, `this one gave no ${request} link`)
+      // Under requirePr the summary's step is the author's (set requirePr to false): not the thread's.
+      return done(outcome.requirePr ? null : summaryNext, `this one opened no ${request}`)
+    }
+    case 'created':
+      return open(null)
+    case 'timeout':
+      // What will happen, said to the person on the thread (the summary keeps the author's step). A run
+      // that hands its job over to a later report says here that the ending will be posted on this reply.
+      return open(
+        `The agent goes on working on the service: when it opens its ${request}, it shows among the repository's ${request}s.`
+      )
+    case 'noSign':
+      return open(`Look at the ${request} before asking again: the agent may have done the work already.`)
+    case 'cancelled':
+      if (jobId) return open(null)
+      // A create that may have gone out: the summary's step (look among the project's jobs) is anyone's.
+      return {
+        next: outcome.writeInFlight ? summaryNext : null,
+        askForMore: `To ask again, comment \`${trigger} <instruction>\` here.`,
+        keeps: null
+      }
+    case 'error':
+      // The reason under the first sentence says what to do; the thread keeps a job the run knew,
+      // unless the job refused the message (archived or failed: it takes no more).
+      if (!jobId) return { next: null, askForMore: null, keeps: null }
+      if (outcome.followUp && !outcome.job && outcome.failure === 'refused') {
+        return { next: null, askForMore: startsNew('this one takes no more messages'), keeps: 'final' }
+      }
+      return open(null)
+    // A group's run held back (`held`) sends nothing, and no thread asked it.
+    case 'dry-run':
+    case 'skipped':
+    case 'held':
+      return { next: null, askForMore: null, keeps: null }
+    default:
+      return assertNever(outcome, 'ending')
+  }
+}
