@@ -184,7 +184,7 @@ describe.concurrent('the "ask for more" line, true after each ending', () => {
     {
       name: 'completed with a pull request',
       plan: { activeReads: 1, prLink: `${SOURCE}/pull/31`, repository: SOURCE },
-      line: 'To ask for more, comment `/docs <what to change>` here: it goes to this job while it works or its pull request is open.',
+      line: 'To ask for more, comment `/docs <what to change>` here: it goes to this job while its pull request is open.',
       next: 'message'
     },
     {
@@ -224,7 +224,9 @@ describe.concurrent('the "ask for more" line, true after each ending', () => {
         // Never a step only the workflow's author can take.
         expect(reply.body).not.toMatch(/jobId|run this action/)
         if (name === 'timed out') {
-          expect(reply.body).toContain('The agent goes on working on the service')
+          expect(reply.body).toContain(
+            "When the agent opens its pull request, it shows among the repository's pull requests."
+          )
           expect(first.summary).toContain('jobId')
         }
 
