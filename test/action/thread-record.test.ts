@@ -372,6 +372,46 @@ describe.concurrent('GitHub slow, silent or failing', () => {
     SEVERAL_RUNS_MS
   )
 
+  it(
+    "a first reply looked up by its marker is never another author's comment that holds the marker",
+    async () => {
+      const s = await standIns(
+        { plan: { activeMs: 13_000, prLink: `${SOURCE}/pull/31`, repository: SOURCE } },
+        {
+          delays: { 'comment-create': { ms: 60_000 } },
+          threadComments: [{ issueNumber: ISSUE, login: 'drive-by', body: 'An older comment of mine.' }]
+        }
+      )
+      try {
+        const [theirs] = s.github.threadComments(ISSUE)
+        const action = s.startComment('/docs explain the retries')
+        await waitFor('the first reply', () => s.botComments(ISSUE).length > 0)
+        // The outsider edits their older comment to hold the reply's hidden marker, as soon as it shows.
+        const marker = /<!-- docs-agent-reply: [\w-]+ -->/.exec(s.botComments(ISSUE)[0].bodies[0])?.[0]
+        expect(marker).toBeDefined()
+        const edited = await fetch(`${s.github.apiUrl}/repos/${REPO}/issues/comments/${theirs.id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ body: `Mine now.\n${marker}` })
+        })
+        expect(edited.status).toBe(200)
+        const run = await action.done
+
+        expect(run.code).toBe(0)
+        // Theirs holds only what they wrote; the action's own reply says how the run ended.
+        expect(s.github.threadComments(ISSUE).find((c) => c.id === theirs.id)?.bodies).toEqual([
+          'An older comment of mine.',
+          `Mine now.\n${marker}`
+        ])
+        expect(s.botComments(ISSUE)).toHaveLength(1)
+        expect(s.botComments(ISSUE)[0].body).toMatch(/^✅ /)
+      } finally {
+        await s.close()
+      }
+    },
+    SEVERAL_RUNS_MS
+  )
+
   it('GitHub silent on the thread: the create goes out within a 3 s timeout, and the run says it could not see the earlier job', async () => {
     const s = await standIns({ plan: { activeReads: 0, repository: SOURCE } }, { faults: { 'comment-list': 'hang' } })
     try {
