@@ -25,6 +25,10 @@ export default defineConfig({
     server: { deps: { inline: ['@actions/workflow-parser'] } },
     // The action-level tests run the bundle the current src/ builds.
     globalSetup: ['test/support/build-action.ts'],
+    // A passing test prints nothing: its console output, and what it writes to stdout and stderr
+    // itself, are shown only when it fails (test/support/hold-output.ts).
+    silent: 'passed-only',
+    setupFiles: ['test/support/hold-output.ts'],
     // .ci/run asks for a JSON report beside the usual one, to count tests across Node versions.
     reporters: process.env.VITEST_JSON_REPORT
       ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]]

@@ -3,7 +3,7 @@
 // stand-in for GitHub's API): a job created and followed, a follow-up message to it, then what a
 // person looks at, the job summary the first run wrote and the reply a `/docs` comment gets.
 // Needs only the committed dist/ and Node's built-ins: no install step, no network.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,7 +18,11 @@ import {
   workflowDispatchEvent
 } from '../test/support/stand-in-github.js'
 import { bundleFreshness, SOURCE_HASH_FILE } from './source-hash.js'
+import { REPLY_FILE, SUMMARY_FILE } from './picture-source.js'
 import { summaryAsText } from './summary-text.js'
+
+/** Where `--out DIR` asks the summary and the reply to be written; a folder of the demo's own without it. */
+const OUT = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : undefined
 
 /**
  * The runner's commands as its log shows them: masks and debug lines hidden (debug logging is off),
@@ -106,7 +110,11 @@ try {
   console.log("\n--- the first run's job summary (GitHub renders it on the workflow run's page) ---\n")
   console.log(summaryAsText(create.summary))
   // A folder of its own: two demos at once (two checkouts, or the suite beside CI) must not share a page.
-  const folder = mkdtempSync(join(tmpdir(), 'docs-agent-demo-'))
+  // `--out DIR` names it (scripts/render-picture.js renders the README's picture from what is written there).
+  const folder = OUT ?? mkdtempSync(join(tmpdir(), 'docs-agent-demo-'))
+  mkdirSync(folder, { recursive: true })
+  // The summary exactly as the runner's summary file holds it: what GitHub renders as Markdown.
+  writeFileSync(join(folder, SUMMARY_FILE), create.summary)
   const page = join(folder, 'summary.html')
   writeFileSync(
     page,
@@ -122,6 +130,10 @@ try {
   const reply = github.comments.find((c) => c.issueNumber === 12)
   console.log('\n--- the reply on the thread, as it ended (Markdown; GitHub renders it) ---\n')
   console.log(reply?.body ?? '(no reply was posted)')
+  if (reply) writeFileSync(join(folder, REPLY_FILE), reply.body)
+  console.log(
+    `\n(The summary and the reply as GitHub receives them: ${join(folder, SUMMARY_FILE)}, ${join(folder, REPLY_FILE)})`
+  )
 
   const done = (/** @type {import('../test/support/run-action.js').ActionRun} */ run) =>
     run.code === 0 && run.outputs.status === 'completed' && run.outputs.prLink

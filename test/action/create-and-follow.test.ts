@@ -155,9 +155,11 @@ describe('the job summary', () => {
 
     const job = service.record(run.outputs.jobId)!
     expect(run.summary).toContain(job.id)
-    expect(run.summary).toContain('completed')
+    // The status is the heading's verdict, said once (no table cell repeats it).
+    expect(run.summary).toContain(`<h3>✅ Completed: pull request #${job.prLink?.split('/').pop()} is ready</h3>`)
+    expect(run.summary).not.toContain('<td>completed</td>')
     expect(run.summary).toContain('docs-agent-large')
-    expect(run.summary).toContain('https://github.com/example/docs @ main')
+    expect(run.summary).toContain('<a href="https://github.com/example/docs">example/docs</a> @ <code>main</code>')
     expect(run.summary).toMatch(/<th>Followed for<\/th><\/tr><tr>.*<td>[\d.]+m?s<\/td><\/tr>/)
     expect(run.summary).toContain(`<a href="${job.prLink}">example/docs#${job.prLink?.split('/').pop()}</a>`)
     expect(run.summary).not.toContain('<script>')

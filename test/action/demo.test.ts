@@ -2,14 +2,24 @@
 // where its HTML is) and the reply a `/docs` comment gets on its thread. Run here on the bundle the
 // current sources build (ACTION_ENTRY), as the suite's other action tests are.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import {
+  PICTURE,
+  readTextChunk,
+  REPLY_FILE,
+  SOURCE_KEYWORD,
+  sourceHash,
+  SUMMARY_FILE
+} from '../../scripts/picture-source.js'
 
 const demo = fileURLToPath(new URL('../../scripts/demo.js', import.meta.url))
 
-function runDemo(): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [demo], { stdio: ['ignore', 'pipe', 'ignore'] })
+function runDemo(...args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [demo, ...args], { stdio: ['ignore', 'pipe', 'ignore'] })
   let stdout = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   return new Promise((resolve, reject) => {
@@ -28,7 +38,8 @@ function section(stdout: string, title: string): string {
 
 describe('npm run demo', () => {
   it('ends by showing the job summary it wrote, where its HTML is, and the reply on a comment thread', async () => {
-    const { code, stdout } = await runDemo()
+    const out = mkdtempSync(join(tmpdir(), 'demo-out-'))
+    const { code, stdout } = await runDemo('--out', out)
 
     expect(code).toBe(0)
     const jobId = /^jobId +(\S+)$/m.exec(stdout)?.[1] ?? ''
@@ -45,5 +56,21 @@ describe('npm run demo', () => {
     const reply = section(stdout, 'the reply on the thread')
     expect(reply).toMatch(/^✅ Job /m)
     expect(reply).toContain('[Workflow run](https://github.com/octo-org/docs-site/actions/runs/4711)')
+
+    // What GitHub receives, written where --out says: the README's picture was rendered from these
+    // (scripts/render-picture.js), and records their hash; a change to either leaves it stale.
+    const written = {
+      summary: readFileSync(join(out, SUMMARY_FILE), 'utf8'),
+      reply: readFileSync(join(out, REPLY_FILE), 'utf8')
+    }
+    expect(written.summary).toMatch(/^<h3>✅ Completed: pull request #1 is ready<\/h3>/)
+    expect(written.summary).toContain(jobId)
+    expect(reply).toContain(written.reply.trim().split('\n')[0])
+    const picture = readFileSync(new URL(`../../${PICTURE}`, import.meta.url))
+    expect(
+      readTextChunk(picture, SOURCE_KEYWORD),
+      `${PICTURE} shows an older summary or reply than the demo writes: run node scripts/render-picture.js`
+    ).toBe(sourceHash(written.summary, written.reply))
+    rmSync(out, { recursive: true, force: true })
   }, 60_000)
 })

@@ -35,6 +35,7 @@ const INDEX_LABEL = 'docs-agent:jobs'
 /** A job that works until the test says it ended (finish). */
 const WORKS_ON = { plan: { activeReads: 1_000_000, prLink: AGENT_PR_LINK, repository: SOURCE } }
 const HEAD = commitId('pr-head')
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The job ends now: every read from here on shows it completed, with its pull request (or `final`). */
 function finish(service: StandInService, jobId: string, final = 'completed'): void {
@@ -216,6 +217,56 @@ describe.concurrent('a job handed over, told later', () => {
       const again = await report(service, github, '4951')
       expect(reported(again)).toEqual([])
       expect(writesSince(github, after)).toEqual([])
+    },
+    LONG_TEST_MS
+  )
+
+  it(
+    'a reporting run cancelled while it tells an ending leaves the record open; its claim lapses, and a later run tells it once',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      // GitHub is slow to answer the reporting run's reads of a comment: the record's, before its claim,
+      // and the reply's, after it.
+      const github = await standInGitHub(test, { delays: { 'comment-get': { ms: 4000, times: 2 } } })
+      const asked = await runAction({
+        inputs: commentInputs(service, { wait: 'false' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      finish(service, asked.outputs.jobId)
+      const reply = github.comments.find((c) => c.issueNumber === 12)
+      const record = indexOf(github).records[0]
+      // Cancelled once it has claimed the record, while it reads the reply.
+      const from = github.requests.length
+      const started = startAction({ inputs: reportInputs(service), env: reportEnv(github, '5100') })
+      const readOfReply = () =>
+        github.requests.slice(from).some((r) => r.method === 'GET' && r.path.endsWith(`/comments/${reply?.id}`))
+      for (let waited = 0; !readOfReply() && waited < 20_000; waited += 100) await sleep(100)
+      expect(github.requests.slice(from).some((r) => r.method === 'POST' && r.path.includes('/reactions'))).toBe(true)
+      started.child.kill('SIGINT')
+      const cancelled = await started.done
+      expect(cancelled.code).toBe(1)
+      expect(indexOf(github).records[0].body).toBe(record.body)
+      expect(record.body).toContain('Working')
+
+      // Its claim holds: the next run leaves the record to it.
+      const next = await report(service, github, '5101')
+      expect(reported(next)).toEqual([
+        { id: asked.outputs.jobId, status: 'completed', prLink: AGENT_PR_LINK, thread: 12 }
+      ])
+      expect(indexOf(github).records[0].body).toContain('Working')
+
+      // The claim lapses (a reporting run takes at most 10 minutes; a claim holds 20): told once.
+      github.ageReactions(21 * 60_000)
+      const before = github.requests.length
+      const later = await report(service, github, '5102')
+      expect(later.code).toBe(0)
+      expect(indexOf(github).records[0].body).toContain('Reported')
+      expect(reply?.body).toContain('/actions/runs/5102')
+      const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
+      expect(notes).toHaveLength(1)
+      const again = await report(service, github, '5103')
+      expect(reported(again)).toEqual([])
+      expect(writesSince(github, before).filter((r) => r.path.endsWith(`/${record.id}`))).toHaveLength(1)
     },
     LONG_TEST_MS
   )

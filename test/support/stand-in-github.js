@@ -626,6 +626,16 @@ export async function startStandInGitHub(options = {}) {
       labels.set(number, on)
       if (as.issue) issueNumbers.add(number)
     },
+    /**
+     * Makes every reaction given so far `ms` older, as time passing between runs would: a claim left by
+     * a run that never finished lapses.
+     * @param {number} ms
+     */
+    ageReactions: (ms) => {
+      for (const reaction of given.values()) {
+        reaction.created_at = new Date(Date.parse(reaction.created_at) - ms).toISOString()
+      }
+    },
     /** Every commit status set, oldest first; per (sha, context) the newest is the one GitHub shows. */
     get statuses() {
       return [...statuses]

@@ -2,7 +2,7 @@
 // and actionlint accept, its tables must say what action.yml says, it must stay short enough to read
 // in five minutes, and no snippet in it (nor any example workflow) may teach pasting an output or
 // event text into a shell script, where a crafted value would run as a command.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser'
 import { describe, expect, it } from 'vitest'
@@ -110,17 +110,35 @@ describe("README.md's quick start", () => {
     }
   })
 
+  it('is followed at once by what to try here, with the picture of what a run leaves', () => {
+    const after = readme.slice(readme.indexOf('```yaml'))
+    const headings = [...after.matchAll(/^#{2,3} .*$/gm)].map(([heading]) => heading)
+    expect(headings[0]).toBe('## Try it here')
+    const tryIt = after.slice(after.indexOf('\n## Try it here\n'), after.indexOf(`\n${headings[1]}\n`))
+    // The demo's own summary and reply, rendered (test/action/demo.test.ts holds the picture to them).
+    expect(tryIt).toMatch(/^!\[[^\]]+\]\(docs\/summary-and-reply\.png\)$/m)
+    expect(existsSync(new URL('docs/summary-and-reply.png', root))).toBe(true)
+    // How to get Node 24, which the tests need.
+    expect(tryIt).toMatch(/Node 24 \(`nvm install 24`/)
+  })
+
   it('is followed by the permissions each use needs, what a run costs, and what leaves with each context', () => {
     const after = readme.slice(readme.indexOf('```yaml'))
-    const sections = ['### Permissions', '### What a run costs', '### What leaves the repository', '## Try it here']
+    const sections = [
+      '## Try it here',
+      '## Permissions',
+      '## What a run costs',
+      '## What leaves the repository',
+      '## More workflows'
+    ]
     const at = sections.map((heading) => after.indexOf(`\n${heading}\n`))
     expect(at.every((i) => i > 0)).toBe(true)
     expect(at).toEqual([...at].sort((a, b) => a - b))
-    const costs = after.slice(at[1], at[2])
+    const costs = after.slice(at[2], at[3])
     expect(costs).toContain('30 minutes')
     expect(costs).toContain('`wait: false`')
     expect(costs).toContain('100 jobs')
-    const leaves = after.slice(at[2], at[3])
+    const leaves = after.slice(at[3], at[4])
     for (const mode of ['none', 'changes', 'diff']) expect(leaves).toMatch(new RegExp(`^\\| \`${mode}\``, 'm'))
   })
 })
@@ -158,12 +176,36 @@ describe('README.md', () => {
     expect(texts.flatMap(runScripts).length).toBeGreaterThan(0)
   })
 
-  it('starts before the workflow: what the service needs, and what to put on the uses: line', () => {
+  it('starts before the workflow: what the service must be, then its secret and variables, numbered', () => {
     const before = readme.slice(readme.indexOf('\n## Before you start\n'), readme.indexOf('\n## Quick start\n'))
-    for (const needed of ['**project**', 'pull requests on your docs repository', '**admin key**', 'admin keys only'])
-      expect(before).toContain(needed)
     expect(readme.indexOf('\n## Before you start\n')).toBeGreaterThan(0)
+    const [service, repository] = before.split(/^\d\. /m).slice(1)
+    // The service: one implementing the contract; where its project id, base URL and key come from;
+    // what it needs of the repository.
+    for (const needed of [
+      '[service contract](docs/service-contract.md)',
+      '**project**',
+      'pull requests on your docs repository',
+      '**id**',
+      '**admin key**',
+      '**API keys** page',
+      '**base URL**'
+    ])
+      expect(service.replace(/\s+/g, ' ')).toContain(needed)
+    for (const name of ['DOCS_AGENT_API_KEY', 'DOCS_AGENT_PROJECT_ID', 'DOCS_AGENT_BASE_URL'])
+      expect(repository).toContain(`\`${name}\``)
+  })
+
+  it('says in bold to replace your-org/… wherever it appears, and each place it appears says so too', () => {
+    expect(readme.replace(/\n/g, ' ')).toMatch(
+      /\*\*Replace `your-org\/docs-agent-job-action` with this action's repository \(owner\/name\) wherever it appears: here, in `examples\/` and in `package\.json`\.\*\*/
+    )
+    expect(readme.indexOf('**Replace `your-org/')).toBeLessThan(readme.indexOf('```yaml'))
     expect(readme.slice(readme.indexOf('```yaml'))).toMatch(/^ +- uses: your-org\/docs-agent-job-action@v1 # \S/m)
+    for (const { name, text } of examples) {
+      for (const line of text.split('\n').filter((l) => /uses: your-org\//.test(l)))
+        expect(line, name).toMatch(/# replace your-org\/… with this action's repository$/)
+    }
   })
 
   it("says the workflow job's timeout-minutes, not the job's (a job is the service's)", () => {
