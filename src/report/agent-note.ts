@@ -24,6 +24,7 @@ import type { RunOutcome } from './run-ending.js'
 import { groupMarker } from '../comment/group-job.js'
 import { labelGroupPullRequest } from './group-record.js'
 import { noteCutBy, postNote, wordWriteFailure } from './post-note.js'
+import { mayReadAgain } from '../github/read-again.js'
 import type { Runner } from '../github/runner.js'
 
 /**
@@ -67,8 +68,16 @@ export async function leaveAgentNote(
   const reader = openReader(token, signal, runner)
   if (!reader || !place) return
   try {
-    const notes = await readNotesOn(reader, pr, settings, place)
-    if (notes.some((note) => note.verified && note.jobId === jobId)) return
+    // A job this run's group created is new: its pull request holds no note of it yet, and the group's
+    // record must not hang on one read. Otherwise the note is left once per job (a read GitHub failed
+    // once is tried again).
+    if (!group) {
+      const notes = await readNotesOn(reader, pr, settings, place).catch((error: unknown) => {
+        if (mayReadAgain(error)) return readNotesOn(reader, pr, settings, place)
+        throw error
+      })
+      if (notes.some((note) => note.verified && note.jobId === jobId)) return
+    }
     const signed = group
       ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
       : signMarker(settings, place, jobId)
@@ -80,6 +89,14 @@ export async function leaveAgentNote(
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const cut = noteCutBy(signal)
     const why = cut ? `${cut}.` : wordWriteFailure(error)
+    if (group) {
+      log.warning(
+        `Could not leave group ${group.name}'s note on ${where} naming job ${jobId}: ${why} The group's next run does ` +
+          `not find this pull request, and creates a job (and a docs pull request) of its own: merge or close ${where} ` +
+          `first, or run the workflow again to send its changes there.`
+      )
+      return
+    }
     log.notice(
       `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
         `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`

@@ -100,15 +100,20 @@ export async function moveGroupMark(
   try {
     if (!reader) throw new ReadFailure('unreachable', 'the group note', 'pull-requests: read')
     const { owner, repo } = found.pr
-    const answer = asObject(
-      await readTwice(
-        reader,
-        `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/comments/${found.commentId}`,
-        "the group's note",
-        'pull-requests: read'
-      )
+    // Read again for a run that moved the mark meanwhile; when GitHub cannot say, the note as the
+    // look-up read it (this run's commit was ahead of its mark then) is what is edited.
+    const body = await readTwice(
+      reader,
+      `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/comments/${found.commentId}`,
+      "the group's note",
+      'pull-requests: read'
+    ).then(
+      (answer) => text(asObject(answer).body),
+      (error: unknown) => {
+        if (error instanceof ReadFailure && error.kind !== 'cancelled') return found.body
+        throw error
+      }
     )
-    const body = text(answer.body)
     const now = markedGroups(body, settings, place, name)
       .filter((m) => m.verified && m.jobId === found.jobId)
       .at(-1)

@@ -197,7 +197,10 @@ describe.concurrent("a group's stream", () => {
     expect(run.writes).toBe(1)
     expect(run.outputs.jobCreated).toBe('false')
     expect(messages(w)).toHaveLength(1)
-    expect(w.github.labelReads.at(-1)?.query).toMatchObject({ page: '2', per_page: '100' })
+    expect(w.github.labelReads.filter((r) => r.query.labels === LABEL).at(-1)?.query).toMatchObject({
+      page: '2',
+      per_page: '100'
+    })
     // Issues are never read as candidates: no comments of theirs were listed.
     expect(w.github.threadReads.filter((r) => /\/issues\/(1\d\d|2[01]\d)\/comments/.test(r.pathname))).toEqual([])
   })
@@ -211,5 +214,32 @@ describe.concurrent("a group's stream", () => {
     expect(run.stdout).toContain(
       `::warning::Stopped looking for group ${GROUP}'s docs pull request after 5 pull requests read of ${REPO}`
     )
+  })
+
+  it('one failed read of the group’s note, however it falls, loses neither the group nor its mark', async (test) => {
+    // Every other read of the pull request's comments, and of the note itself, fails (502): each read
+    // fails once before it answers.
+    let reads = 0
+    const w = await groupWorld(
+      test,
+      {},
+      {
+        randomFaults: {
+          rate: 0.5,
+          routes: ['comment-list', 'comment-get'],
+          random: () => (reads++ % 2 === 0 ? 0 : 1),
+          fault: { status: 502, message: 'Server Error' }
+        }
+      }
+    )
+    await push(w, [a])
+    expect(w.github.labelsOf(31)).toEqual([LABEL])
+    const second = await counted(w, () => push(w, [b]))
+    expect(second.writes).toBe(1)
+    expect(markOn(notes(w)[0].body)).toBe(b.sha)
+    const third = await counted(w, () => push(w, [c]))
+    expect(third.writes).toBe(1)
+    expect(promptOf(messages(w)[1])).not.toContain('Add the b flag')
+    expect(w.github.randomlyFaulted.length).toBeGreaterThanOrEqual(3)
   })
 })
