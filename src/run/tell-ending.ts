@@ -10,7 +10,7 @@ import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../report/run-ending.js'
 import { wordServiceFailure, wordServiceFailureParts } from '../report/service-failure-words.js'
-import { writeSummary } from '../report/summary.js'
+import { writeSummary, type GroupShown } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { CancelWatch } from '../runtime/cancel.js'
@@ -120,12 +120,36 @@ export async function tellEnding({
           context: prepared?.context ?? '',
           leaving: prepared?.leaving && { ...prepared.leaving, wasSent: writeStarted },
           elapsedMs,
-          pullRequest: shown
+          pullRequest: shown,
+          group: group && groupShown(group, outcome, delivered, runner)
         })
       )
     await Promise.all([summary, reply, note])
   } finally {
     detailsLimit.clear()
     bound.clear()
+  }
+}
+
+/**
+ * The group as the summary names it: its pull request (the open one, or the one this run's job
+ * opened) and the commits this run sent, with their comparison on this GitHub.
+ */
+function groupShown(
+  group: GroupRun,
+  outcome: RunOutcome,
+  delivered: EndingTold['delivered'],
+  runner: Runner
+): GroupShown {
+  const opened = delivered === 'create' ? (outcome.job?.prLink ?? null) : null
+  const { mark, covers } = group
+  const compare =
+    mark && covers && runner.serverUrl && runner.repository
+      ? `${runner.serverUrl}/${runner.repository}/compare/${mark}...${covers}`
+      : null
+  return {
+    name: group.settings.name,
+    pullRequest: group.open?.url ?? opened,
+    sent: delivered && covers ? { from: mark, to: covers, compare } : null
   }
 }
