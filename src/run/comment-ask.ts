@@ -92,11 +92,11 @@ export async function settleAsk(
   return null
 }
 
-/** A locked thread gets no reply and no note (GitHub may refuse them, and the lock asks for quiet); the log says so. */
+/** A locked thread gets no reply (GitHub may refuse it, and the lock asks for quiet); the log says so. */
 function lockedThread(request: TriggeringComment): CommentReplies {
   log.notice(
     `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
-      `posts no reply and no note there, so a later request there starts a new job. The job runs all the same.`
+      `posts no reply there, so nothing there records the job and a later request there starts a new job. The job runs all the same.`
   )
   return NO_REPLIES
 }

@@ -407,6 +407,18 @@ describe.concurrent('records a reporting run does not trust', () => {
   )
 })
 
+describe.concurrent('the report input', () => {
+  it('a value other than pending fails the step in a sentence, and nothing is read or sent', async (test) => {
+    const service = await standIn(test, WORKS_ON)
+    const github = await standInGitHub(test)
+    const run = await report(service, github, '5200', { report: 'all' })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain("Input report is 'all', which this action does not know: its one value is pending")
+    expect(service.requests).toEqual([])
+    expect(github.requests).toEqual([])
+  })
+})
+
 /** An index issue made as the action makes it; its number. */
 async function makeIndex(github: StandInGitHub): Promise<number> {
   const answer = await fetch(`${github.apiUrl}/repos/${REPO}/issues`, {
