@@ -8,7 +8,7 @@
 // signature proves, and what it does not, is in docs/security.md.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { asArray, asObject, text } from '../github/json-shape.js'
-import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
+import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { TriggeringComment } from './trigger.js'
@@ -19,6 +19,7 @@ import type { Settings } from '../inputs/settings.js'
 import { isJobId, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** What a note's signature covers besides the job: where the note is, and for which project. */
 export interface NotePlace {
@@ -141,14 +142,13 @@ export async function findAgentJob(
   comment: TriggeringComment,
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
   signal: AbortSignal,
-  runner: Runner
+  github: GitHubSession
 ): Promise<string> {
-  const { githubToken: token } = settings
-  if (!token || comment.thread.kind !== 'pull request') return ''
+  if (!github.token || comment.thread.kind !== 'pull request') return ''
   const [owner, repo] = comment.repository.split('/')
   const pr = { owner, repo, number: comment.thread.number }
-  const place = findNotePlace(pr, settings, runner)
-  const reader = openReader(token, signal, runner)
+  const place = findNotePlace(pr, settings, github)
+  const reader = openReader(github, signal)
   if (!reader || !place) return ''
   try {
     const notes = await readNotesOn(reader, pr, settings, place)
@@ -218,7 +218,7 @@ export async function readNotesOn(
 export function findNotePlace(
   pr: PullRequestRef,
   { projectId }: Pick<Settings, 'projectId'>,
-  runner: Runner
+  runner: Pick<Runner, 'serverUrl'>
 ): NotePlace | null {
   try {
     return { host: new URL(runner.serverUrl).host, pr, projectId }
@@ -248,6 +248,6 @@ export function sameText(given: string, expected: string): boolean {
 }
 
 /** A reader of GitHub's API within the agent's pull request's limits; null when GITHUB_API_URL is unusable. */
-export function openReader(token: string, signal: AbortSignal, runner: Runner): GitHubReader | null {
-  return openGitHubReader(runner.apiUrl, token, LIMITS, signal)
+export function openReader(github: Pick<GitHubSession, 'reader'>, signal: AbortSignal): GitHubReader | null {
+  return github.reader(LIMITS, signal)
 }

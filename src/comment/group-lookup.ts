@@ -10,7 +10,6 @@
 // stands to the mark: only a commit ahead of it has changes the group's job was not told of.
 import { asArray, asObject, count, text } from '../github/json-shape.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
-import { openGitHubReader } from '../github/reader.js'
 import { mayReadAgain } from '../github/read-again.js'
 import { ReadFailure, failureClause, type Permission } from '../github/read-failure.js'
 import type { Settings } from '../inputs/settings.js'
@@ -22,6 +21,7 @@ import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-re
 import { findNotePlace, type NoteKey, type NotePlace } from './agent-pull-request.js'
 import { coveredCommit, groupLabel, markedGroups, pullUrl } from './group-job.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubRun } from '../github/session.js'
 
 const { perPage, requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 /**
@@ -237,11 +237,11 @@ export async function lookUpGroup(
   group: GroupSettings,
   settings: Keys,
   signal: AbortSignal,
-  runner: Runner
+  { runner, github }: GitHubRun
 ): Promise<GroupRun> {
   const covers = coveredCommit(runner)
   const what = `the pull requests labelled ${groupLabel(group.name)} in ${group.repository}`
-  const reader = settings.githubToken ? openGitHubReader(runner.apiUrl, settings.githubToken, LIMITS, signal) : null
+  const reader = settings.githubToken ? github.reader(LIMITS, signal) : null
   if (!reader) {
     const failure = new ReadFailure(settings.githubToken ? 'unreachable' : 'no-token', what, 'pull-requests: read')
     return sayLookup(

@@ -6,7 +6,7 @@
 // author must: the payload does not say how the labeller stands to the repository, so unless they
 // wrote the thread (whose association the payload gives), one GitHub read of their permission tells.
 import { asObject, login, text } from '../github/json-shape.js'
-import { openGitHubReader, type ReadLimits } from '../github/reader.js'
+import type { ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { REQUEST_ACTIONS } from '../github/request-event.js'
 import { Input } from '../inputs/action-names.js'
@@ -17,6 +17,7 @@ import { neutralise } from '../safety/neutralise.js'
 import { cutShort, fenced, quoted } from '../safety/quote-for-agent.js'
 import type { CommentRequest, TriggeringComment } from './trigger.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** The most of a thread's body the prompt quotes: GitHub allows 65,536 characters. */
 const BODY_MAX = 20_000
@@ -48,7 +49,7 @@ export interface LabelRules extends CommentSettings {
 export function readLabelRequest(
   settings: CommentSettings,
   runner: Runner,
-  token: string,
+  github: GitHubSession,
   signal: AbortSignal
 ): Promise<CommentRequest> {
   return decideLabel(runner.payload, {
@@ -56,7 +57,7 @@ export function readLabelRequest(
     serverUrl: runner.serverUrl,
     repository: runner.repository || undefined,
     eventName: runner.eventName,
-    labeller: (who, repository) => readLabeller(who, repository, token, signal, runner)
+    labeller: (who, repository) => readLabeller(who, repository, github, signal)
   })
 }
 
@@ -154,13 +155,12 @@ export function requestText(request: TriggeringComment, title: string, body: str
 export async function readLabeller(
   who: string,
   repository: string,
-  token: string,
-  signal: AbortSignal,
-  runner: Runner
+  github: Pick<GitHubSession, 'token' | 'reader'>,
+  signal: AbortSignal
 ): Promise<Labeller> {
   if (!login(who)) return { unknown: 'the event does not name them.' }
-  if (!token) return { unknown: `${Input.githubToken} is empty, so their permission cannot be read.` }
-  const reader = openGitHubReader(runner.apiUrl, token, LIMITS, signal)
+  if (!github.token) return { unknown: `${Input.githubToken} is empty, so their permission cannot be read.` }
+  const reader = github.reader(LIMITS, signal)
   if (!reader) return { unknown: 'GITHUB_API_URL is not an address the action can use.' }
   const [owner, repo] = repository.split('/')
   const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/collaborators/${encodeURIComponent(who)}/permission`

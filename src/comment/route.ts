@@ -6,6 +6,7 @@ import type { Runner } from '../github/runner.js'
 import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-lookup.js'
 import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
+import type { GitHubSession } from '../github/session.js'
 
 /**
  * Where the request goes. A message names its job, and `via` says how the job was named, with what
@@ -30,6 +31,8 @@ export type Route =
 /** What deciding reads with: the runner, the run's bound, and the service's read of a job (null in a dry run). */
 export interface RouteReads {
   runner: Runner
+  /** The run's GitHub session: a thread's note and a group's pull request are read through it. */
+  github: GitHubSession
   signal: AbortSignal
   readJob: ReadJob | null
 }
@@ -52,7 +55,7 @@ export interface RouteAsk {
 export async function decideRoute(
   settings: Settings,
   ask: RouteAsk | null,
-  { runner, signal, readJob }: RouteReads
+  { runner, github, signal, readJob }: RouteReads
 ): Promise<Route> {
   if (settings.jobId) {
     return settings.prompt
@@ -61,11 +64,11 @@ export async function decideRoute(
   }
   if (ask) {
     if (ask.fresh) return { kind: 'create' }
-    const found = await findThreadJob(ask.comment, settings, readJob, signal, runner)
+    const found = await findThreadJob(ask.comment, settings, readJob, signal, github)
     return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
   }
   if (!settings.group) return { kind: 'create' }
-  const group = await lookUpGroup(settings.group, settings, signal, runner)
+  const group = await lookUpGroup(settings.group, settings, signal, { runner, github })
   if (group.lookup.kind !== 'found') return { kind: 'create', group }
   const { found } = group.lookup
   return { kind: 'message', jobId: found.jobId, via: 'group', group, found }

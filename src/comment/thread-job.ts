@@ -9,7 +9,7 @@
 // length. Only the signature counts: a copied or forged record routes nothing.
 import { scanCommentsNewestFirst, type ThreadRef } from '../github/comment-pages.js'
 import { asObject } from '../github/json-shape.js'
-import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
+import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
@@ -22,6 +22,7 @@ import { findNotePlace, parsePullRequestLink, readMarkedJobs } from './agent-pul
 import { findRecordPlace, readRecords, type RecordState } from './signed-record.js'
 import type { TriggeringComment } from './trigger.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** What the routing needs to know of a job: the service is a later layer, so main.ts hands the read down. */
 export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: string; prLink: string | null }>
@@ -54,7 +55,7 @@ export async function readThreadRecord(
   reader: GitHubReader,
   request: TriggeringComment,
   settings: Pick<Settings, 'apiKey' | 'projectId'>,
-  runner: Runner
+  runner: Pick<Runner, 'serverUrl'>
 ): Promise<ThreadRecordRead> {
   const thread = threadOf(request)
   const notePlace = findNotePlace(thread, settings, runner)
@@ -91,15 +92,15 @@ export async function findThreadJob(
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger' | 'timeoutMs'>,
   readJob: ReadJob | null,
   signal: AbortSignal,
-  runner: Runner
+  github: GitHubSession
 ): Promise<{ jobId: string; via: 'note' | 'thread' } | null> {
-  const reader = openThreadReader(settings, signal, runner)
+  const reader = openThreadReader(settings, signal, github)
   if (!reader) return null
   const thread = threadOf(request)
   const where = `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${thread.number}`
   const trigger = settings.noteTrigger
   try {
-    const found = await readThreadRecord(reader, request, settings, runner)
+    const found = await readThreadRecord(reader, request, settings, github)
     const { jobId } = found
     if (!jobId) {
       if (found.unverified > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
@@ -112,7 +113,7 @@ export async function findThreadJob(
       )
       return null
     }
-    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, runner)
+    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, github)
     if (kept === 'own pull request') {
       log.info(
         `Pull request #${thread.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
@@ -170,12 +171,12 @@ export async function findRepeatedAsk(
   asked: string,
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs'>,
   signal: AbortSignal,
-  runner: Runner
+  github: GitHubSession
 ): Promise<string> {
-  const reader = openThreadReader(settings, signal, runner)
+  const reader = openThreadReader(settings, signal, github)
   if (!reader) return ''
   try {
-    const found = await readThreadRecord(reader, request, settings, runner)
+    const found = await readThreadRecord(reader, request, settings, github)
     return found.jobId && found.asked === asked ? found.jobId : ''
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
@@ -191,11 +192,11 @@ function threadReadMs(timeoutMs: number): number {
 }
 
 function openThreadReader(
-  { githubToken, timeoutMs }: Pick<Settings, 'githubToken' | 'timeoutMs'>,
+  { timeoutMs }: Pick<Settings, 'timeoutMs'>,
   signal: AbortSignal,
-  runner: Runner
+  github: GitHubSession
 ): GitHubReader | null {
-  if (!githubToken) return null
+  if (!github.token) return null
   const totalMs = threadReadMs(timeoutMs)
   const limits: ReadLimits = {
     // The pages of the thread, then the job's pull request.
@@ -204,7 +205,7 @@ function openThreadReader(
     requestMs: Math.min(THREAD_READS.requestMs, totalMs),
     maxBodyBytes: 8 * 1024 * 1024
   }
-  return openGitHubReader(runner.apiUrl, githubToken, limits, signal)
+  return github.reader(limits, signal)
 }
 
 function threadOf(request: TriggeringComment): ThreadRef {
@@ -223,7 +224,7 @@ async function stillTakesMessages(
   reader: GitHubReader,
   readJob: ReadJob | null,
   signal: AbortSignal,
-  runner: Runner
+  runner: Pick<Runner, 'serverUrl'>
 ): Promise<'yes' | 'own pull request' | string> {
   if (!readJob) return 'yes'
   let job: { status: string; prLink: string | null }

@@ -45,12 +45,6 @@ function words(write: (message: string) => void): (...args: unknown[]) => void {
   return (...args) => write(args.filter((arg) => typeof arg === 'string').join(' '))
 }
 
-/** Loads the GitHub client for `token`; only the runs that talk to GitHub's API load it. */
-export async function loadOctokit(token: string): Promise<{ octokit: Octokit; serverUrl: string }> {
-  const github: GitHub = await import('@actions/github')
-  return { octokit: githubClient(github, token), serverUrl: github.context.serverUrl }
-}
-
 /** The link to this workflow run (to the repository's Actions page without a usable run id). */
 export function runLink(serverUrl: string, repository: string, runId: string | undefined): string {
   const base = `${serverUrl.replace(/\/+$/, '')}/${repository}/actions`

@@ -3,18 +3,15 @@
 // `GET /repos/{owner}/{repo}/pulls/{number}` with the run's token, on the GitHub the workflow runs on;
 // a pull request the token may not read (403, 404) is one debug line, never a warning: the run shows
 // the bare link, as before. The answer is outside text: its shape is checked, its title neutralised.
-import { openGitHubReader, UNUSABLE_API_URL, type ReadLimits } from './reader.js'
+import type { PullRequestRef } from './pull-request-ref.js'
+import { UNUSABLE_API_URL, type ReadLimits } from './reader.js'
+import type { GitHubSession } from './session.js'
 import { asObject, count, text } from './json-shape.js'
 import { failureClause, ReadFailure } from './read-failure.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
 
-/** A pull request on the GitHub the workflow runs on. */
-export interface PullRequestRef {
-  owner: string
-  repo: string
-  number: number
-}
+export type { PullRequestRef } from './pull-request-ref.js'
 
 /**
  * The reads of the agent's own pull request: its comments are read to find the job's note, before a
@@ -76,27 +73,25 @@ export function pullRequestDetails(answer: unknown, number: number): PullRequest
 export interface ReadOptions {
   /** The name of the input the token came from, for the line that says why it could not read. */
   tokenInput: string
-  /** GITHUB_API_URL, as the runner gives it (runner.ts). */
-  apiUrl: string
   limits?: ReadLimits
 }
 
 /**
- * Reads the pull request's details with `token`, from GITHUB_API_URL, within DETAILS_LIMITS and `signal`
+ * Reads the pull request's details with the session's token, from GITHUB_API_URL, within DETAILS_LIMITS and `signal`
  * (the run's cancel). Null, with one line saying why, when it cannot: never throws.
  */
 export async function readPullRequestDetails(
   pr: PullRequestRef,
-  token: string,
+  github: Pick<GitHubSession, 'token' | 'reader'>,
   signal: AbortSignal,
-  { tokenInput, apiUrl, limits = DETAILS_LIMITS }: ReadOptions
+  { tokenInput, limits = DETAILS_LIMITS }: ReadOptions
 ): Promise<PullRequestDetails | null> {
   const what = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
-  if (!token) {
+  if (!github.token) {
     log.debug(`Not reading ${what}: ${tokenInput} is empty; the summary shows its link only.`)
     return null
   }
-  const reader = openGitHubReader(apiUrl, token, limits, signal)
+  const reader = github.reader(limits, signal)
   if (!reader) {
     log.debug(`Not reading ${what}: ${UNUSABLE_API_URL}; the summary shows its link only.`)
     return null

@@ -95,9 +95,14 @@ export interface FirstInputs {
   githubToken: string
 }
 
-/** Reads the inputs a run needs before the others (see FirstInputs). */
-export function readFirstInputs(runner: RunnerEvent): FirstInputs {
-  return { comment: readCommentSettings(runner), githubToken: core.getInput(Input.githubToken) }
+/** The githubToken input, read once: the run's GitHub session (github/session.ts) is built with it. */
+export function readGitHubToken(): string {
+  return core.getInput(Input.githubToken)
+}
+
+/** Reads the inputs a run needs before the others (see FirstInputs); the token as readGitHubToken read it. */
+export function readFirstInputs(runner: RunnerEvent, githubToken: string = readGitHubToken()): FirstInputs {
+  return { comment: readCommentSettings(runner), githubToken }
 }
 
 /**

@@ -1,5 +1,13 @@
 import { decideRoute, routedGroup, type Route } from '../comment/route.js'
-import { describeSettings, readFirstInputs, readSettings, type FirstInputs, type Settings } from '../inputs/settings.js'
+import {
+  describeSettings,
+  readFirstInputs,
+  readGitHubToken,
+  readSettings,
+  type FirstInputs,
+  type Settings
+} from '../inputs/settings.js'
+import { openGitHubSession, type GitHubSession } from '../github/session.js'
 import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'
 import { preparePrompt, type Prepared } from '../prompt/assemble.js'
@@ -31,7 +39,9 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const tracker = new JobTracker()
   const announceOnce = onlyOnce(announceEnding)
   const cancel = watchForCancel(() => announceOnce(tracker.cancelledOutcome()), CANCEL_GRACE_MS)
-  const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel })
+  // The one GitHub session of the run: every stage that reads or writes GitHub takes it.
+  const github = openGitHubSession(readGitHubToken(), start.runner)
+  const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel, github })
   announceOnce(outcome)
   const { writeStarted, delivered } = tracker
   const { route, settings, ask, prepared } = reached
@@ -41,7 +51,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
     // step before the summary, the reply and the note are written. A job an earlier run handed over
     // has its records claimed first: a reporting run telling it meanwhile leaves the note instead.
-    const settling = await claimRecordsOfJob(outcome, settings, delivered === 'create', runner)
+    const settling = await claimRecordsOfJob(outcome, settings, delivered === 'create', { runner, github })
     await tellEnding({
       ...reached,
       leaveNote: !settling.elsewhere,
@@ -51,11 +61,13 @@ export async function followOneJob(start: ModeStart): Promise<void> {
       group,
       elapsedMs: Date.now() - start.startedAt,
       cancel,
-      runner
+      runner,
+      github
     })
     // A job not followed to its end is handed over: its record waits for a reporting run.
     const creates = route?.kind === 'create'
-    await handOverJob({ outcome, settings, ask, group, delivered, prompt: prepared?.sent ?? '', creates, runner })
+    const prompt = prepared?.sent ?? ''
+    await handOverJob({ outcome, settings, ask, group, delivered, prompt, creates, runner, github })
     // A job an earlier run handed over, followed to its end here: its records are told now, once.
     await settling.tell()
   } finally {
@@ -68,6 +80,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
 interface FollowRun extends ModeStart {
   tracker: JobTracker
   cancel: CancelWatch
+  github: GitHubSession
 }
 
 /** What each stage returned, as far as the run got: the ending is told with it. */
@@ -98,8 +111,8 @@ const NOTHING: Reached = {
  */
 async function fromTheComment(run: FollowRun): Promise<Ended> {
   return orFailed(run, NOTHING, async () => {
-    const first = readFirstInputs(run.runner)
-    const ask = await readCommentAsk(first, run.runner, run.cancel.signal)
+    const first = readFirstInputs(run.runner, run.github.token)
+    const ask = await readCommentAsk(first, run.runner, run.github, run.cancel.signal)
     if (ask && 'skipped' in ask) return skipped(run, NOTHING, ask.skipped)
     if (ask) showCancelOnThread(ask, () => run.tracker.cancelledOutcome(), run.cancel.signal, run.startedAt)
     return fromTheSettings(run, { ...NOTHING, ask }, first)
@@ -117,11 +130,11 @@ async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInp
     return orFailed(run, { ...reached, settings, service }, async () => {
       const deadline = startDeadline(run.startedAt + settings.timeoutMs, run.cancel.signal)
       // The reply records the job from now on; a label's request its thread already has sends nothing.
-      const repeated = reached.ask && (await settleAsk(reached.ask, settings, run.runner, deadline.signal))
+      const repeated = reached.ask && (await settleAsk(reached.ask, settings, run.github, deadline.signal))
       if (repeated) return skipped(run, { ...reached, settings, service }, repeated)
       // It may have ended, or its pull request closed.
       const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
-      const route = await decideRoute(settings, reached.ask, { runner: run.runner, signal: deadline.signal, readJob })
+      const route = await decideRoute(settings, reached.ask, { ...run, signal: deadline.signal, readJob })
       run.cancel.signal.throwIfAborted()
       return fromTheRoute(run, { ...reached, service, settings, route, deadline })
     })
@@ -142,9 +155,9 @@ interface Routed extends Reached {
 async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
   const { settings, route, deadline, ask } = routed
   return orFailed(run, routed, async () => {
-    const held = await holdGroupRun(route, settings, deadline.signal, run.runner)
+    const held = await holdGroupRun(route, deadline.signal, run)
     if (held) return { ...routed, outcome: held }
-    const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run.runner) }
+    const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run) }
     return orFailed(run, shown, async () => {
       const instruction = ask?.instruction ?? null
       const prepared = await preparePrompt({ settings, instruction, route, deadline, runner: run.runner })
@@ -168,7 +181,7 @@ async function fromThePrompt(run: FollowRun, sending: Routed & { prepared: Prepa
       cancelled: cancel.signal,
       startedAt,
       replies: sending.ask?.replies,
-      runner: run.runner
+      github: run.github
     })
   }))
 }

@@ -12,6 +12,7 @@ import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { JobService } from '../service/job-service.js'
 import type { ModeStart } from './mode-start.js'
+import { openGitHubSession } from '../github/session.js'
 
 /**
  * How long a reporting run may take: each job costs a read and a few GitHub writes, each bounded;
@@ -32,7 +33,8 @@ export async function reportPending({ runner, env }: ModeStart): Promise<void> {
     const settings = readReportSettings(runner, env)
     // A queued create is tried once a run: the rate limit's answer waits for the next run, not this one.
     services = { reader: new JobService(settings), creator: new JobService({ ...settings, createRetry: ONE_TRY }) }
-    const run = await reportJobs(settings, services, deadline, runner)
+    const github = openGitHubSession(settings.githubToken, runner)
+    const run = await reportJobs(settings, services, deadline, { runner, github })
     setReportedOutput(run.jobs)
     const told = run.jobs.filter((job) => job.outcome === 'told').length
     log.info(

@@ -26,6 +26,7 @@ import { labelGroupPullRequest } from './group-record.js'
 import { noteCutBy, postNote, wordWriteFailure } from './post-note.js'
 import { mayReadAgain } from '../github/read-again.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 
 /**
  * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
@@ -34,19 +35,31 @@ import type { Runner } from '../github/runner.js'
  * request that has the job's note already (after a follow-up) gets none. It needs "pull-requests:
  * write" there; without it, one notice. Never throws.
  */
-export async function leaveAgentNote(
-  outcome: RunOutcome,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null,
-  comment: TriggeringComment | null,
-  signal: AbortSignal,
-  runner: Runner,
+/** What the note is left with: the ending, the settings, the comment that asked, the bound, the runner and the session. */
+export interface AgentNote {
+  outcome: RunOutcome
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null
+  comment: TriggeringComment | null
+  signal: AbortSignal
+  runner: Runner
+  github: GitHubSession
   /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
   group?: { name: string; mark: string; repository?: string }
-): Promise<void> {
+}
+
+export async function leaveAgentNote({
+  outcome,
+  settings,
+  comment,
+  signal,
+  runner,
+  github,
+  group
+}: AgentNote): Promise<void> {
   const { job } = outcome
   if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
   const jobId = job.id
-  const serverUrl = runner.serverUrl
+  const { serverUrl } = github
   const pr = parsePullRequestLink(job.prLink, serverUrl)
   if (!pr) return
   const trigger = settings.noteTrigger
@@ -75,7 +88,7 @@ export async function leaveAgentNote(
     return
   }
   const place = findNotePlace(pr, settings, runner)
-  const reader = openReader(token, signal, runner)
+  const reader = openReader(github, signal)
   if (!reader || !place) return
   try {
     // A job this run's group created is new: its pull request holds no note of it yet, and the group's
@@ -92,7 +105,7 @@ export async function leaveAgentNote(
       ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
       : signMarker(settings, place, jobId)
     const body = (server: string) => noteBody(signed, jobId, comment, trigger, server, runner, group?.name)
-    const octokit = await postNote(token, pr, body, signal)
+    const octokit = await postNote(github, pr, body, signal)
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
     if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
   } catch (error) {

@@ -5,20 +5,19 @@ import { parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { Input } from '../inputs/action-names.js'
 import { readPullRequestDetails, type PullRequestDetails } from '../github/pull-request-details.js'
 import type { RunOutcome } from './run-ending.js'
-import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** The details of the pull request the job opened, when the run completed with one the token can read; null otherwise. */
 export async function agentPullRequestShown(
   outcome: RunOutcome,
-  token: string,
-  signal: AbortSignal,
-  runner: Runner
+  github: GitHubSession,
+  signal: AbortSignal
 ): Promise<PullRequestDetails | null> {
   const { job } = outcome
   if (!opensPullRequest(outcome) || !job?.prLink) return null
-  const pr = parsePullRequestLink(job.prLink, runner.serverUrl)
+  const pr = parsePullRequestLink(job.prLink, github.serverUrl)
   if (!pr) return null
-  return readPullRequestDetails(pr, token, signal, { tokenInput: Input.githubToken, apiUrl: runner.apiUrl })
+  return readPullRequestDetails(pr, github, signal, { tokenInput: Input.githubToken })
 }
 
 /** Whether the run ended with a completed job that opened a pull request: the ending reads it and notes it. */

@@ -1,7 +1,7 @@
 import type { TriggeringComment } from '../comment/trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
-import { loadOctokit, runLink, type Octokit } from '../github/octokit.js'
+import { runLink, type Octokit } from '../github/octokit.js'
 import type { Runner } from '../github/runner.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -11,7 +11,8 @@ import { changeLine, type PullRequestDetails } from '../github/pull-request-deta
 import { isFinal } from '../service/job-record.js'
 import { isSourceOf, parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from './live-comment.js'
-import { findRecordPlace, signRecord, type RecordPayload, type RecordPlace } from '../comment/signed-record.js'
+import type { GitHubSession } from '../github/session.js'
+import { threadRecord, wordEndingNotRecorded } from './thread-record.js'
 import type { Settings } from '../inputs/settings.js'
 import { describeThreadEnding, type ThreadEnding } from './thread-words.js'
 
@@ -87,11 +88,11 @@ export const NO_REPLIES: CommentReplies = {
  */
 export function startCommentReplies(
   comment: TriggeringComment,
-  token: string,
+  github: GitHubSession,
   runner: Pick<Runner, 'runId' | 'serverUrl'>,
   request: ReplyRequest = { trigger: '/docs' }
 ): CommentReplies {
-  if (!token) {
+  if (!github.token) {
     log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describe(comment)}. The job runs all the same.`
     )
@@ -103,10 +104,10 @@ export function startCommentReplies(
   const record = threadRecord(comment, request.asked, runner)
   const reply = keepLiveComment({
     load: async (call) => {
-      const loaded = await call('load the GitHub client', () => loadOctokit(token))
-      if (!loaded) return null
-      const runUrl = runLink(loaded.serverUrl, comment.repository, runner.runId)
-      return { octokit: loaded.octokit, runUrl, serverUrl: loaded.serverUrl }
+      const octokit = await call('load the GitHub client', () => github.client())
+      if (!octokit) return null
+      const { serverUrl } = github
+      return { octokit, runUrl: runLink(serverUrl, comment.repository, runner.runId), serverUrl }
     },
     place: placeReplyOn(comment),
     what: 'reply',
@@ -139,8 +140,9 @@ export function startCommentReplies(
       start(true)
     },
     progress: (outcome) => {
-      // The thread records its job as soon as the run knows it: a request meanwhile goes to it.
-      record.know(outcome.jobId, 'open')
+      // The thread records its job as soon as the run knows it: a request meanwhile goes to it. Once
+      // the ending is shown, what the thread keeps is the ending's to say.
+      if (!endingShown && !reply.finished) record.know(outcome.jobId, 'open')
       void opened.then((thread) => {
         if (thread && outcome.jobId && !reply.finished && !endingShown && !reply.editRefused) {
           reply.show(writeProgressReply(outcome, thread.runUrl))
@@ -170,63 +172,6 @@ export function startCommentReplies(
       if (!reply.finalShown && record.jobId()) log.warning(wordEndingNotRecorded(where, record, request.trigger))
     }
   }
-}
-
-/** The thread's record of its job, signed into the reply by the live comment's stamp (see CommentReplies.keepRecord). */
-interface ThreadRecord {
-  keep(settings: Pick<Settings, 'apiKey' | 'projectId'>): void
-  /** The job the run knows, and what the thread keeps of it (null: nothing, no record). */
-  know(jobId: string, keeps: RecordPayload['state'] | null): void
-  jobId(): string
-  /** Whether a body with the record went to GitHub (sent: whether it was taken is GitHub's to say). */
-  sent(): boolean
-  stamp(body: string, commentId: number): string
-}
-
-function threadRecord(
-  comment: TriggeringComment,
-  asked: string | undefined,
-  runner: Pick<Runner, 'serverUrl'>
-): ThreadRecord {
-  let key: Pick<Settings, 'apiKey'> | null = null
-  let place: RecordPlace | null = null
-  let payload: RecordPayload | null = null
-  let sent = false
-  const [owner, repo] = comment.repository.split('/')
-  return {
-    keep: (settings) => {
-      key = settings
-      place = findRecordPlace({ owner, repo, number: comment.thread.number }, settings, runner)
-    },
-    know: (jobId, keeps) => {
-      if (!jobId || !keeps) {
-        if (keeps === null) payload = null
-        return
-      }
-      const created = payload?.job === jobId ? payload.created : new Date().toISOString()
-      payload = { job: jobId, state: keeps, created, ...(asked ? { asked } : {}) }
-    },
-    jobId: () => payload?.job ?? '',
-    sent: () => sent,
-    stamp: (body, commentId) => {
-      // A review comment's reply lives in the review thread, apart from the conversation the next
-      // request's look-up reads: it carries no record.
-      if (!key || !place || !payload || comment.kind === 'review comment') return body
-      sent = true
-      const thread = { number: comment.thread.number, comment: commentId }
-      return `${body}\n${signRecord(key, place, 'thread', commentId, { ...payload, thread })}`
-    }
-  }
-}
-
-/** The warning when the reply could not be given its ending: what the thread still records, and so what the next request does. */
-function wordEndingNotRecorded(where: string, record: ThreadRecord, trigger: string): string {
-  const id = record.jobId()
-  const next = record.sent()
-    ? `It may still record job ${id} as it was when the job was created: a later ${trigger} there then goes to ` +
-      'that job while the job takes messages and its pull request is open, and otherwise starts a new job.'
-    : `It does not record job ${id}: a later ${trigger} there starts a new job.`
-  return `Could not give the reply on the ${where} the run's ending. ${next} The job is not affected.`
 }
 
 /** The 👀 reaction on the comment that asked; who the action writes as, when GitHub's answer says. */

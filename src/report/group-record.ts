@@ -10,9 +10,8 @@ import { readAncestry, readTwice, type GroupPullRequest, type GroupRun } from '.
 import { findNotePlace, openReader, parsePullRequestLink } from '../comment/agent-pull-request.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { codePullRequestOf, pullUrl } from '../comment/group-job.js'
-import type { Runner } from '../github/runner.js'
 import { asObject, text } from '../github/json-shape.js'
-import { loadOctokit, type Octokit } from '../github/octokit.js'
+import type { Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
 import { wordWriteFailure } from './post-note.js'
 import { Input } from '../inputs/action-names.js'
@@ -22,6 +21,7 @@ import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { groupStatusAfter, type GroupStatusComment } from './group-status.js'
 import type { RunOutcome } from './run-ending.js'
+import type { GitHubRun } from '../github/session.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
 
@@ -88,7 +88,7 @@ export async function moveGroupMark(
   group: GroupRun,
   settings: Keys,
   signal: AbortSignal,
-  runner: Runner
+  { runner, github }: GitHubRun
 ): Promise<void> {
   const place = findNotePlace(found.pr, settings, runner)
   const { covers } = group
@@ -96,7 +96,7 @@ export async function moveGroupMark(
   if (!place || !covers || covers === found.mark) return
   const where = `pull request #${found.pr.number} of ${found.pr.owner}/${found.pr.repo}`
   const short = covers.slice(0, 7)
-  const reader = openReader(settings.githubToken, signal, runner)
+  const reader = openReader(github, signal)
   try {
     if (!reader) throw new ReadFailure('unreachable', 'the group note', 'pull-requests: read')
     const { owner, repo } = found.pr
@@ -133,7 +133,7 @@ export async function moveGroupMark(
       }
     }
     const marker = groupMarker(settings, place, found.jobId, name, covers)
-    const { octokit } = await loadOctokit(settings.githubToken)
+    const octokit = await github.client()
     await writeTwice(signal, (limited) =>
       octokit.rest.issues.updateComment({
         owner,
@@ -163,9 +163,8 @@ export async function moveGroupMark(
 export async function tellDocsCodeClosed(
   code: CodePullRequest,
   group: GroupRun,
-  settings: Keys,
   signal: AbortSignal,
-  runner: Runner,
+  { runner, github }: GitHubRun,
   unsent: { from: string; to: string } | null = null
 ): Promise<{ docs: string | null; untold: string | null }> {
   const how = code.merged ? 'was merged' : 'was closed without merging'
@@ -187,7 +186,7 @@ export async function tellDocsCodeClosed(
         : 'Its changes may not land: review this pull request, or close it.')
   )
   try {
-    const { octokit } = await loadOctokit(settings.githubToken)
+    const octokit = await github.client()
     await writeTwice(signal, (limited) =>
       octokit.rest.issues.createComment({
         owner: open.pr.owner,
@@ -250,18 +249,19 @@ export async function recordGroupRun(
   settings: Keys,
   signal: AbortSignal,
   statusComment: GroupStatusComment | null,
-  runner: Runner
+  onGitHub: GitHubRun
 ): Promise<void> {
+  const { runner } = onGitHub
   if (group.lookup.kind === 'unreadable') return
   const { open } = group
-  if (delivered === 'message' && open) await moveGroupMark(open, group, settings, signal, runner)
+  if (delivered === 'message' && open) await moveGroupMark(open, group, settings, signal, onGitHub)
   const code = codePullRequestOf(runner)
   // A merged code pull request whose last changes this run sent, or could not send: its docs pull
   // request is told now (a run that sent nothing at all told it before, as its ending).
   const toldAlready = outcome.ending === 'held' && outcome.hold.why === 'code-closed'
   if (code?.closed && !toldAlready) {
     const unsent = delivered ? null : { from: group.mark, to: group.covers }
-    const told = await tellDocsCodeClosed(code, group, settings, signal, runner, unsent)
+    const told = await tellDocsCodeClosed(code, group, signal, onGitHub, unsent)
     if (told.untold) {
       log.warning(
         `Could not tell group ${group.settings.name}'s docs pull request ${told.docs} that the code pull request ` +

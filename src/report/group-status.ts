@@ -2,15 +2,15 @@
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
 // run goes (report/live-comment.ts), and found again on later runs.
 import { codePullRequestOf } from '../comment/group-job.js'
-import type { Runner } from '../github/runner.js'
 import type { GroupRun } from '../comment/group-lookup.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
-import { loadOctokit, type Octokit } from '../github/octokit.js'
+import type { Octokit } from '../github/octokit.js'
 import type { Settings } from '../inputs/settings.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { keepLiveComment, type CommentPlace } from './live-comment.js'
 import type { RunOutcome } from './run-ending.js'
+import type { GitHubRun } from '../github/session.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
@@ -69,7 +69,11 @@ const STATUS_CALL_MS = 10_000
  * run goes (see live-comment.ts). Null when the run is not for an open code pull request, or its
  * group could not be looked for (said once already), or there is no token.
  */
-export function startGroupStatusComment(group: GroupRun, settings: Keys, runner: Runner): GroupStatusComment | null {
+export function startGroupStatusComment(
+  group: GroupRun,
+  settings: Keys,
+  { runner, github }: GitHubRun
+): GroupStatusComment | null {
   const code = codePullRequestOf(runner)
   if (!code || code.closed || group.lookup.kind === 'unreadable' || !settings.githubToken) return null
   const { owner, repo, number } = code.pr
@@ -88,7 +92,8 @@ export function startGroupStatusComment(group: GroupRun, settings: Keys, runner:
       octokit.rest.issues.listComments({ owner, repo, issue_number: number, since, per_page: 100, request: { signal } })
   }
   const live = keepLiveComment({
-    load: (call) => call('load the GitHub client', () => loadOctokit(settings.githubToken)).then((c) => c ?? null),
+    load: (call) =>
+      call('load the GitHub client', async () => ({ octokit: await github.client() })).then((c) => c ?? null),
     place,
     what: 'docs status',
     where: `pull request #${number}`,

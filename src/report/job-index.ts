@@ -5,9 +5,8 @@
 // or another project's record names nothing here. A record is written open (or queued), and edited
 // once to final when its ending is told: a cancel between the two leaves it open, never half-told.
 import { asArray, asObject, text } from '../github/json-shape.js'
-import { openGitHubReader, type GitHubReader, type ReadLimits } from '../github/reader.js'
+import { type GitHubReader, type ReadLimits } from '../github/reader.js'
 import type { Octokit } from '../github/octokit.js'
-import type { RunnerEvent } from '../github/event.js'
 import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -18,6 +17,7 @@ import {
   type RecordPayload,
   type RecordPlace
 } from '../comment/signed-record.js'
+import type { GitHubSession } from '../github/session.js'
 
 export const INDEX_LABEL = 'docs-agent:jobs'
 export const INDEX_TITLE = 'Documentation jobs'
@@ -230,6 +230,6 @@ function recordText(record: JobRecord): string {
 }
 
 /** A reader of the index within its limits; null when GITHUB_API_URL is unusable. */
-export function openIndexReader(token: string, signal: AbortSignal, runner: RunnerEvent): GitHubReader | null {
-  return openGitHubReader(runner.apiUrl, token, LIMITS, signal)
+export function openIndexReader(github: GitHubSession, signal: AbortSignal): GitHubReader | null {
+  return github.reader(LIMITS, signal)
 }

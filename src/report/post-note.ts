@@ -3,7 +3,8 @@
 // and whether it is wanted, is the caller's; so is the notice when it could not be left.
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
-import { loadOctokit, type Octokit } from '../github/octokit.js'
+import type { Octokit } from '../github/octokit.js'
+import type { GitHubSession } from '../github/session.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import { timeLimit } from '../runtime/deadline.js'
@@ -18,13 +19,13 @@ const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
  * refused it or the time ran out.
  */
 export async function postNote(
-  token: string,
+  github: Pick<GitHubSession, 'client' | 'serverUrl'>,
   thread: PullRequestRef,
   body: (serverUrl: string) => string,
   signal: AbortSignal
 ): Promise<Octokit> {
-  const { octokit, serverUrl } = await loadOctokit(token)
-  const text = body(serverUrl)
+  const octokit = await github.client()
+  const text = body(github.serverUrl)
   // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
   const limit = timeLimit(requestTimeoutMs, signal)
   try {

@@ -2,7 +2,7 @@ import * as core from '@actions/core'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
-import { pullRequestName } from '../service/pull-request-link.js'
+import { pullRequestLink, pullRequestName } from '../service/pull-request-link.js'
 import { describeEnding, type RunOutcome, type ValueFormat } from './run-ending.js'
 import {
   byteSize,
@@ -26,6 +26,17 @@ export interface SummaryDetails {
   elapsedMs: number
   /** The pull request the job opened, as GitHub shows it; null when it was not read. */
   pullRequest?: PullRequestDetails | null
+  /** The run's group, when it has one: which, its pull request, and what this run sent it. */
+  group?: GroupShown | null
+}
+
+/** A group as its run's summary names it (see GroupRun in comment/group-lookup.ts). */
+export interface GroupShown {
+  name: string
+  /** The group's docs pull request (the open one the run sent to, or the one its job opened); null for none. */
+  pullRequest: string | null
+  /** The changes this run sent the group's job: after `from` (the group's mark; '' for none) up to `to`; null when it sent none. */
+  sent: { from: string; to: string; compare: string | null } | null
 }
 
 /**
@@ -46,7 +57,8 @@ export async function writeSummary({
   context,
   leaving,
   elapsedMs,
-  pullRequest
+  pullRequest,
+  group
 }: SummaryDetails): Promise<void> {
   const { job } = outcome
   const verdict = describeEnding(outcome)
@@ -66,11 +78,17 @@ export async function writeSummary({
     ...(job?.sourceRepository ? [['Source', sourceHtml(job.sourceRepository, job.sourceRef)] as [string, string]] : []),
     ...(verdict.followed ? [['Followed for', formatDuration(elapsedMs)] as [string, string]] : [])
   ]
-  const agentDid = pullRequest ? `<p>${escapeHtml(pullRequest.title)} · ${escapeHtml(changeLine(pullRequest))}</p>` : ''
+  // A held run's words name its group already; any other group run says which, and what it sent.
+  const inGroup = group && outcome.ending !== 'held' ? groupHtml(group, outcome.job?.prLink ?? null) : ''
+  // After a message, or in a group, the pull request's lines are its totals, not this run's.
+  const whole = outcome.followUp || group ? ' (the whole pull request, not only this run)' : ''
+  const agentDid = pullRequest
+    ? `<p>${escapeHtml(pullRequest.title)} · ${escapeHtml(changeLine(pullRequest))}${whole}</p>`
+    : ''
   const next = nextStep ? `<p><strong>Next step:</strong> ${escapeHtml(nextStep)}</p>` : ''
   const summary = core.summary
     .addHeading(escapeHtml(verdict.heading), 3)
-    .addRaw(`<p>${sentence}</p>${agentDid}${next}`, true)
+    .addRaw(`<p>${sentence}</p>${inGroup}${agentDid}${next}`, true)
   if (fields.length) summary.addRaw(fieldsTable(fields), true)
   let room = SUMMARY_MAX_BYTES - byteSize(summary.stringify())
   // What left the repository, counted (what-leaves.ts): short, so it comes before the texts.
@@ -103,6 +121,28 @@ export async function writeSummary({
 /** A field with its value escaped, or none when there is no value: the table has no empty cell. */
 function field(name: string, value: string): [string, string][] {
   return value ? [[name, escapeHtml(value)]] : []
+}
+
+/**
+ * The group's line: its name, its pull request (a link, as its host names it, unless the sentence
+ * above links it already), and the commits this run sent, linked to their comparison where the run
+ * knows where they are.
+ */
+function groupHtml({ name, pullRequest, sent }: GroupShown, linkedAbove: string | null): string {
+  const link = pullRequest && pullRequestLink(pullRequest)
+  const pr = !link
+    ? ''
+    : link === linkedAbove
+      ? ': the pull request above is the group’s'
+      : `, pull request <a href="${escapeHtml(link)}">${escapeHtml(pullRequestName(link))}</a>`
+  const short = (sha: string): string => `<code>${escapeHtml(sha.slice(0, 7))}</code>`
+  const commits = sent?.compare ? `<a href="${escapeHtml(sent.compare)}">the commits</a>` : 'the commits'
+  const range = !sent
+    ? 'This run sent it nothing.'
+    : sent.from
+      ? `This run sent ${commits} after ${short(sent.from)} up to ${short(sent.to)}.`
+      : `This run sent ${commits} up to ${short(sent.to)}.`
+  return `<p>Group <code>${escapeHtml(name)}</code>${pr}. ${range}</p>`
 }
 
 /** Whether `words` hold `word` as a word of its own, whatever its case. */

@@ -34,9 +34,11 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
   const jobId = outcome.jobId || outcome.job?.id || ''
   // As the job's host calls it: a merge request on GitLab.
   const request = requestKind(outcome.job?.prLink ?? null)
+  // A job that has opened its pull request takes requests while that is open; one still working, meanwhile too.
+  const finished = outcome.ending === 'final' && !!outcome.job.prLink
   const goesToIt =
-    `To ask for more, comment \`${trigger} <what to change>\` here: it goes to this job while it works or its ` +
-    `${request} is open. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
+    `To ask for more, comment \`${trigger} <what to change>\` here: it goes to this job while ` +
+    `${finished ? '' : 'it works or '}its ${request} is open. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.`
   const startsNew = (why: string): string =>
     `To ask again, comment \`${trigger} <instruction>\` here: it starts a new job (${why}).`
   const open = (next: string | null): ThreadEnding => ({ next, askForMore: goesToIt, keeps: 'open' })
@@ -60,9 +62,7 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
     case 'timeout':
       // What will happen, said to the person on the thread (the summary keeps the author's step). A run
       // that hands its job over to a later report says here that the ending will be posted on this reply.
-      return open(
-        `The agent goes on working on the service: when it opens its ${request}, it shows among the repository's ${request}s.`
-      )
+      return open(`When the agent opens its ${request}, it shows among the repository's ${request}s.`)
     case 'noSign':
       return open(`Look at the ${request} before asking again: the agent may have done the work already.`)
     case 'cancelled':

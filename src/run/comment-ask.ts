@@ -5,6 +5,7 @@ import type { FirstInputs } from '../inputs/settings.js'
 import { readCommentRequest, type TriggeringComment } from '../comment/trigger.js'
 import { readLabelRequest } from '../comment/label-request.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 import { isRequestEvent } from '../github/request-event.js'
 import { log } from '../runtime/log.js'
 import { NO_REPLIES, startCommentReplies, type CommentReplies } from '../report/comment-reply.js'
@@ -32,8 +33,9 @@ export interface CommentAsk {
  * readCommentSettings). `cancelled` bounds the read of who labelled.
  */
 export async function readCommentAsk(
-  { comment: settings, githubToken }: FirstInputs,
+  { comment: settings }: FirstInputs,
   runner: Runner,
+  github: GitHubSession,
   cancelled: AbortSignal
 ): Promise<CommentAsk | { skipped: string } | null> {
   if (!settings) return null
@@ -41,7 +43,7 @@ export async function readCommentAsk(
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
   const hunk = eventName === 'pull_request_review_comment' ? await hunkBlanker() : null
   const request = isRequestEvent(eventName, payload)
-    ? await readLabelRequest(settings, runner, githubToken, cancelled)
+    ? await readLabelRequest(settings, runner, github, cancelled)
     : readCommentRequest({ ...settings, blankHunk: hunk?.blank }, runner)
   if (!request.start) return { skipped: request.reason }
   const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
@@ -53,7 +55,7 @@ export async function readCommentAsk(
       : undefined
   const replies = request.comment.locked
     ? lockedThread(request.comment)
-    : startCommentReplies(request.comment, githubToken, runner, {
+    : startCommentReplies(request.comment, github, runner, {
         trigger: settings.trigger,
         asked,
         deferred: !!asked
@@ -71,12 +73,12 @@ export async function readCommentAsk(
 export async function settleAsk(
   ask: CommentAsk,
   settings: Settings,
-  runner: Runner,
+  github: GitHubSession,
   signal: AbortSignal
 ): Promise<string | null> {
   ask.replies.keepRecord(settings)
   if (ask.asked && !ask.fresh) {
-    const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal, runner)
+    const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal, github)
     if (jobId) {
       const where = `${ask.comment.thread.kind} #${ask.comment.thread.number}`
       return (
@@ -90,11 +92,11 @@ export async function settleAsk(
   return null
 }
 
-/** A locked thread gets no reply and no note (GitHub may refuse them, and the lock asks for quiet); the log says so. */
+/** A locked thread gets no reply (GitHub may refuse it, and the lock asks for quiet); the log says so. */
 function lockedThread(request: TriggeringComment): CommentReplies {
   log.notice(
     `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
-      `posts no reply and no note there, so a later request there starts a new job. The job runs all the same.`
+      `posts no reply there, so nothing there records the job and a later request there starts a new job. The job runs all the same.`
   )
   return NO_REPLIES
 }

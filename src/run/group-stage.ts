@@ -7,7 +7,6 @@
 // sending less would move the mark over changes never sent. On an open code pull request, the one
 // comment showing its docs is shown at once (the ending stage gives it its final words).
 import { codePullRequestOf } from '../comment/group-job.js'
-import type { Runner } from '../github/runner.js'
 import { isLasting } from '../comment/group-lookup.js'
 import { routedGroup, type Route } from '../comment/route.js'
 import { failureClause } from '../github/read-failure.js'
@@ -17,6 +16,7 @@ import type { Prepared } from '../prompt/assemble.js'
 import { tellDocsCodeClosed } from '../report/group-record.js'
 import { groupStatusBefore, startGroupStatusComment, type GroupStatusComment } from '../report/group-status.js'
 import type { RunOutcome } from '../report/run-ending.js'
+import type { GitHubRun } from '../github/session.js'
 
 const NO_JOB = { job: null, jobId: '' } as const
 
@@ -25,19 +25,15 @@ const NO_JOB = { job: null, jobId: '' } as const
  * pull request closed (the docs pull request is told), its commit covered already, or its group
  * unreadable for a while (a 502, no answer); null when the run goes on to send.
  */
-export async function holdGroupRun(
-  route: Route,
-  settings: Settings,
-  signal: AbortSignal,
-  runner: Runner
-): Promise<RunOutcome | null> {
+export async function holdGroupRun(route: Route, signal: AbortSignal, onGitHub: GitHubRun): Promise<RunOutcome | null> {
+  const { runner } = onGitHub
   const group = routedGroup(route)
   if (!group) return null
   const name = group.settings.name
   const code = codePullRequestOf(runner)
   const sends = group.ancestry !== 'covered'
   if (code?.closed && !(code.merged && sends)) {
-    const told = await tellDocsCodeClosed(code, group, settings, signal, runner)
+    const told = await tellDocsCodeClosed(code, group, signal, onGitHub)
     return {
       ending: 'held',
       ...NO_JOB,
@@ -83,10 +79,10 @@ export function holdUnreadContext(route: Route, prepared: Prepared): RunOutcome 
 export function showGroupOnCodePullRequest(
   route: Route,
   settings: Settings,
-  runner: Runner
+  onGitHub: GitHubRun
 ): GroupStatusComment | null {
   const group = routedGroup(route)
-  const comment = group && !settings.dryRun ? startGroupStatusComment(group, settings, runner) : null
+  const comment = group && !settings.dryRun ? startGroupStatusComment(group, settings, onGitHub) : null
   if (group && comment) comment.show(groupStatusBefore(group))
   return comment
 }

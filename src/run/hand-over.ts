@@ -5,7 +5,7 @@
 // reporting run (`report: pending`) tells the ending later, where a held run would have.
 import type { GroupRun } from '../comment/group-lookup.js'
 import { type RecordPayload } from '../comment/signed-record.js'
-import { loadOctokit, runLink } from '../github/octokit.js'
+import { runLink } from '../github/octokit.js'
 import { gitHubIsSilent } from '../github/silence.js'
 import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
@@ -17,6 +17,7 @@ import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { CommentAsk } from './comment-ask.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** The hand-over's GitHub calls together (the index's listing, maybe its issue, the record, the status). */
 export const HAND_OVER_MS = 10_000
@@ -33,6 +34,7 @@ export interface HandOver {
   /** The run's route made a new job (not a message, not a follow of a job given). */
   creates: boolean
   runner: Runner
+  github: GitHubSession
 }
 
 /** The record a run leaves for its ending, or null when it followed its job to the end (or made none). */
@@ -78,11 +80,11 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
   }
   const { repository } = runner
   const limit = timeLimit(HAND_OVER_MS)
-  const reader = openIndexReader(settings.githubToken, limit.signal, runner)
+  const reader = openIndexReader(handOver.github, limit.signal)
   try {
     if (!reader) return
-    const { octokit } = await loadOctokit(settings.githubToken)
-    const { serverUrl } = runner
+    const octokit = await handOver.github.client()
+    const { serverUrl } = handOver.github
     const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
     const issue = await index.findOrMakeIssue(limit.signal)
     await index.add(issue, record, limit.signal)

@@ -21,6 +21,7 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import type { Job } from '../service/job-record.js'
+import type { GitHubSession } from '../github/session.js'
 
 /**
  * A claim older than this was left by a run that never finished (a reporter cancelled after its
@@ -45,6 +46,7 @@ export interface ReportPlace {
   runUrl: string
   signal: AbortSignal
   runner: Runner
+  github: GitHubSession
 }
 
 /**
@@ -99,14 +101,15 @@ export async function tellClaimed(place: ReportPlace, indexed: IndexedRecord, en
   const told = 'job' in ending ? ending.job.status : 'unknown'
   await Promise.all([
     tellOnThread(place, record, outcome),
-    leaveAgentNote(
+    leaveAgentNote({
       outcome,
-      place.settings,
-      null,
+      settings: place.settings,
+      comment: null,
       signal,
-      place.runner,
-      record.group && record.mark ? { name: record.group, mark: record.mark } : undefined
-    ),
+      runner: place.runner,
+      github: place.github,
+      group: record.group && record.mark ? { name: record.group, mark: record.mark } : undefined
+    }),
     completeCommitStatus(place, record, 'job' in ending ? ending.job.status : null)
   ])
   await index.write(issue, indexed.commentId, { ...record, state: 'final', told }, signal)
@@ -131,7 +134,7 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
   const where = `the reply on #${reply.number}`
   const limit = timeLimit(TELL_CALL_MS, place.signal)
   try {
-    const shown = await agentPullRequestShown(outcome, place.settings.githubToken, limit.signal, place.runner)
+    const shown = await agentPullRequestShown(outcome, place.github, limit.signal)
     const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/comments/${reply.comment}`
     const before = text(asObject(await place.reader.get(path, 'the reply on the thread', 'issues: read')).body)
     const elapsedMs = Math.max(0, Date.now() - (Date.parse(record.created) || Date.now()))

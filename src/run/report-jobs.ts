@@ -3,7 +3,7 @@
 // once, and each that has ended told where it was asked for (report-job.ts). A job the service no
 // longer knows is told as such after UNKNOWN_AFTER_MISSES runs in a row read it so: a record is never
 // dropped untold.
-import { loadOctokit, runLink } from '../github/octokit.js'
+import { runLink } from '../github/octokit.js'
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
 import { JobIndex, openIndexReader, type IndexedRecord } from '../report/job-index.js'
@@ -16,6 +16,7 @@ import { ServiceError } from '../service/service-error.js'
 import { tellRecordedEnding, type JobEnding, type ReportPlace } from './report-job.js'
 import { createQueued } from './report-queued.js'
 import type { Deadline } from '../runtime/deadline.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** The most jobs one reporting run reads: each is a read of the service and, once ended, a few GitHub writes. */
 export const REPORT_JOBS_PER_RUN = 20
@@ -51,7 +52,7 @@ export async function reportJobs(
   settings: ReportSettings,
   services: { reader: JobService; creator: JobService },
   deadline: Deadline,
-  runner: Runner
+  { runner, github }: { runner: Runner; github: GitHubSession }
 ): Promise<ReportRun> {
   const { signal } = deadline
   const { repository } = runner
@@ -60,11 +61,11 @@ export async function reportJobs(
       'GITHUB_REPOSITORY is not set to owner/name: a reporting run runs in a workflow of the repository.'
     )
   }
-  const reader = openIndexReader(settings.githubToken, signal, runner)
+  const reader = openIndexReader(github, signal)
   if (!reader) throw new ActionError('GITHUB_API_URL is not an address the token may go to: nothing can be reported.')
   try {
-    const { octokit } = await loadOctokit(settings.githubToken)
-    const { serverUrl } = runner
+    const octokit = await github.client()
+    const { serverUrl } = github
     const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
     const found = await index.read()
     const pending = found.records.filter(({ record }) => record.state !== 'final')
@@ -82,7 +83,8 @@ export async function reportJobs(
       serverUrl,
       runUrl,
       signal,
-      runner
+      runner,
+      github
     }
     for (const indexed of share) {
       signal.throwIfAborted()

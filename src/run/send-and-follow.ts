@@ -3,7 +3,6 @@
 import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from '../comment/route.js'
 import { groupSendLine } from '../report/group-record.js'
 import { readPullRequestDetails } from '../github/pull-request-details.js'
-import type { Runner } from '../github/runner.js'
 import { Input } from '../inputs/action-names.js'
 import { sendToGroupJob } from '../service/group-send.js'
 import type { Settings } from '../inputs/settings.js'
@@ -22,6 +21,7 @@ import type { JobService, WriteHooks } from '../service/job-service.js'
 import { noSignWindowMs } from '../service/service-policy.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { JobTracker } from './job-tracker.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** What the stage takes: the earlier stages' values, and the tracker it keeps up to date. */
 export interface SendAndFollow {
@@ -35,8 +35,8 @@ export interface SendAndFollow {
   tracker: JobTracker
   startedAt: number
   replies: CommentReplies | undefined
-  /** Where GitHub's API is: a group's docs pull request is read again after a wait (without it, taken as open). */
-  runner?: Pick<Runner, 'apiUrl'>
+  /** The run's GitHub session: a group's docs pull request is read again after a wait (without it, taken as open). */
+  github?: Pick<GitHubSession, 'token' | 'reader'>
 }
 
 /**
@@ -145,7 +145,7 @@ async function sendMessage(
 /** A message to the group's job, or a new job for the group when that one takes none (see sendToGroupJob). */
 async function sendToGroup(
   service: JobService,
-  { settings, prepared, deadline, tracker, runner }: SendAndFollow,
+  { prepared, deadline, tracker, github, settings }: SendAndFollow,
   { group, jobId, found }: Extract<Route, { via: 'group' }>,
   { hooks, onJob, create }: { hooks: WriteHooks; onJob: (job: Job) => void; create: () => Promise<'sent'> }
 ): Promise<'sent' | 'waited-out'> {
@@ -158,11 +158,8 @@ async function sendToGroup(
     onBusy: () => log.info(groupSendLine(group, false, 'busy')),
     // Merged (or closed) while its job worked: the message would go to a job whose pull request is done.
     docsState: async () => {
-      if (!runner) return 'open'
-      const details = await readPullRequestDetails(found.pr, settings.githubToken, deadline.signal, {
-        tokenInput: Input.githubToken,
-        apiUrl: runner.apiUrl
-      })
+      if (!github) return 'open'
+      const details = await readPullRequestDetails(found.pr, github, deadline.signal, { tokenInput: Input.githubToken })
       return details?.state === 'merged' || details?.state === 'closed' ? details.state : 'open'
     }
   })

@@ -5,8 +5,8 @@
 // reporting run tells it again later. The claims come before the run tells its own ending: the run
 // whose claim GitHub took leaves the note on the agent's pull request, never both. A run that
 // created its job has no record to settle.
-import type { Runner } from '../github/runner.js'
-import { loadOctokit, runLink } from '../github/octokit.js'
+import { runLink } from '../github/octokit.js'
+import type { GitHubRun } from '../github/session.js'
 import { gitHubIsSilent } from '../github/silence.js'
 import type { Settings } from '../inputs/settings.js'
 import { JobIndex, openIndexReader } from '../report/job-index.js'
@@ -39,12 +39,12 @@ export async function claimRecordsOfJob(
   outcome: RunOutcome,
   settings: Settings | null,
   createdByThisRun: boolean,
-  runner: Runner
+  { runner, github }: GitHubRun
 ): Promise<Settling> {
   if (outcome.ending !== 'final' || createdByThisRun || !settings?.githubToken || gitHubIsSilent()) return NOTHING
   const { job } = outcome
   const limit = timeLimit(SETTLE_MS)
-  const reader = openIndexReader(settings.githubToken, limit.signal, runner)
+  const reader = openIndexReader(github, limit.signal)
   const done = async () => {
     limit.clear()
     await reader?.close()
@@ -56,8 +56,9 @@ export async function claimRecordsOfJob(
     )
   try {
     if (!reader) return NOTHING
-    const { octokit } = await loadOctokit(settings.githubToken)
-    const { serverUrl, repository } = runner
+    const octokit = await github.client()
+    const { repository } = runner
+    const { serverUrl } = github
     const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
     const found = await index.read()
     const open = found.records.filter(({ record }) => record.job === job.id && record.state === 'open')
@@ -66,7 +67,18 @@ export async function claimRecordsOfJob(
       return NOTHING
     }
     const runUrl = runLink(serverUrl, repository, runner.runId)
-    const place = { octokit, reader, index, issue: found.issue, settings, repository, serverUrl, runUrl, runner }
+    const place = {
+      octokit,
+      reader,
+      index,
+      issue: found.issue,
+      settings,
+      repository,
+      serverUrl,
+      runUrl,
+      runner,
+      github
+    }
     const claimed: IndexedRecord[] = []
     let elsewhere = false
     for (const indexed of open) {

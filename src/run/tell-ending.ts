@@ -10,7 +10,7 @@ import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../report/run-ending.js'
 import { wordServiceFailure, wordServiceFailureParts } from '../report/service-failure-words.js'
-import { writeSummary } from '../report/summary.js'
+import { writeSummary, type GroupShown } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { CancelWatch } from '../runtime/cancel.js'
@@ -21,6 +21,7 @@ import { ServiceError } from '../service/service-error.js'
 import type { CommentAsk } from './comment-ask.js'
 import type { Runner } from '../github/runner.js'
 import type { JobTracker } from './job-tracker.js'
+import type { GitHubSession } from '../github/session.js'
 
 /** Sets the outputs and says how the run ended: from the run, or from the forced exit after a cancel. */
 export function announceEnding(outcome: RunOutcome): void {
@@ -67,6 +68,8 @@ export interface EndingTold {
   /** The run's cancel watch: the ending is told under it, within what its grace has left. */
   cancel: Pick<CancelWatch, 'signal' | 'graceLeftMs'>
   runner: Runner
+  /** The run's one GitHub session (github/session.ts). */
+  github: GitHubSession
 }
 
 /**
@@ -89,6 +92,7 @@ export async function tellEnding({
   elapsedMs,
   cancel,
   runner,
+  github,
   leaveNote
 }: EndingTold): Promise<void> {
   const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
@@ -96,19 +100,23 @@ export async function tellEnding({
   // within half the bound so that they have the rest. Held for the whole read (see timeLimit).
   const detailsLimit = timeLimit(ENDING_DETAILS_MS, bound.signal, cancel.signal)
   try {
-    const pullRequest = agentPullRequestShown(outcome, settings?.githubToken ?? '', detailsLimit.signal, runner)
+    const pullRequest = agentPullRequestShown(outcome, github, detailsLimit.signal)
     // A job the group's run created makes its pull request the group's, with the mark in the note;
     // then the group's mark, label and code pull request comment (report/group-record.ts).
     const groupNote =
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
         ? { name: group.settings.name, mark: group.covers, repository: group.settings.repository }
         : undefined
+    const comment = ask?.comment ?? null
     const noted =
       leaveNote === false
         ? Promise.resolve()
-        : leaveAgentNote(outcome, settings, ask?.comment ?? null, bound.signal, runner, groupNote)
+        : leaveAgentNote({ outcome, settings, comment, signal: bound.signal, runner, github, group: groupNote })
     const note = noted.then(
-      () => group && settings && recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, runner)
+      () =>
+        group &&
+        settings &&
+        recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, { runner, github })
     )
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =
@@ -120,12 +128,36 @@ export async function tellEnding({
           context: prepared?.context ?? '',
           leaving: prepared?.leaving && { ...prepared.leaving, wasSent: writeStarted },
           elapsedMs,
-          pullRequest: shown
+          pullRequest: shown,
+          group: group && groupShown(group, outcome, delivered, runner)
         })
       )
     await Promise.all([summary, reply, note])
   } finally {
     detailsLimit.clear()
     bound.clear()
+  }
+}
+
+/**
+ * The group as the summary names it: its pull request (the open one, or the one this run's job
+ * opened) and the commits this run sent, with their comparison on this GitHub.
+ */
+function groupShown(
+  group: GroupRun,
+  outcome: RunOutcome,
+  delivered: EndingTold['delivered'],
+  runner: Runner
+): GroupShown {
+  const opened = delivered === 'create' ? (outcome.job?.prLink ?? null) : null
+  const { mark, covers } = group
+  const compare =
+    mark && covers && runner.serverUrl && runner.repository
+      ? `${runner.serverUrl}/${runner.repository}/compare/${mark}...${covers}`
+      : null
+  return {
+    name: group.settings.name,
+    pullRequest: group.open?.url ?? opened,
+    sent: delivered && covers ? { from: mark, to: covers, compare } : null
   }
 }

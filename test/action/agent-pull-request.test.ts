@@ -502,7 +502,7 @@ describe('one reply, edited as the run goes', () => {
         `^✅ Job \`${jobId}\` opened a pull request: \`https://github\\.com/example/docs/pull/5\` ` +
           `\\(a link in the workflow run's summary\\)\\n+` +
           `Review the pull request, and merge it when it is right\\.\\n+To ask for more, comment \`/docs <what to change>\` ` +
-          `here: it goes to this job while it works or its pull request is open\\. .*\\n+Took [\\d.]+m?s · `
+          `here: it goes to this job while its pull request is open\\. .*\\n+Took [\\d.]+m?s · `
       )
     )
   })

@@ -121,7 +121,7 @@ describe('a trusted comment', () => {
       reply.body.startsWith(
         `✅ Job \`${jobId}\` opened a pull request: \`${prLink}\` (a link in the workflow run's summary)\n\n` +
           'Review the pull request, and merge it when it is right.\n\n' +
-          'To ask for more, comment `/docs <what to change>` here: it goes to this job while it works or its pull ' +
+          'To ask for more, comment `/docs <what to change>` here: it goes to this job while its pull ' +
           'request is open. `/docs --new <instruction>` starts a new job instead.\n\nTook '
       )
     ).toBe(true)

@@ -299,7 +299,7 @@ describe.concurrent('what a label starts nothing for', () => {
       expect(
         s.github.requests.filter((r) => r.pathname.includes(`/issues/${ISSUE}/`) && r.method !== 'GET')
       ).toHaveLength(0)
-      expect(run.stdout).toContain('::notice::Issue #12 is locked: the run posts no reply and no note there')
+      expect(run.stdout).toContain('::notice::Issue #12 is locked: the run posts no reply there')
     } finally {
       await s.close()
     }

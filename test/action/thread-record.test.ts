@@ -184,7 +184,7 @@ describe.concurrent('the "ask for more" line, true after each ending', () => {
     {
       name: 'completed with a pull request',
       plan: { activeReads: 1, prLink: `${SOURCE}/pull/31`, repository: SOURCE },
-      line: 'To ask for more, comment `/docs <what to change>` here: it goes to this job while it works or its pull request is open.',
+      line: 'To ask for more, comment `/docs <what to change>` here: it goes to this job while its pull request is open.',
       next: 'message'
     },
     {
@@ -224,7 +224,9 @@ describe.concurrent('the "ask for more" line, true after each ending', () => {
         // Never a step only the workflow's author can take.
         expect(reply.body).not.toMatch(/jobId|run this action/)
         if (name === 'timed out') {
-          expect(reply.body).toContain('The agent goes on working on the service')
+          expect(reply.body).toContain(
+            "When the agent opens its pull request, it shows among the repository's pull requests."
+          )
           expect(first.summary).toContain('jobId')
         }
 
@@ -363,6 +365,46 @@ describe.concurrent('GitHub slow, silent or failing', () => {
         expect(reply.body).toMatch(/^✅ /)
         // The job was recorded while it worked, on the comment found again, before the ending.
         expect(reply.bodies.slice(1, -1).some((b) => b.startsWith('⏳ Job') && RECORD.test(b))).toBe(true)
+      } finally {
+        await s.close()
+      }
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    "a first reply looked up by its marker is never another author's comment that holds the marker",
+    async () => {
+      const s = await standIns(
+        { plan: { activeMs: 13_000, prLink: `${SOURCE}/pull/31`, repository: SOURCE } },
+        {
+          delays: { 'comment-create': { ms: 60_000 } },
+          threadComments: [{ issueNumber: ISSUE, login: 'drive-by', body: 'An older comment of mine.' }]
+        }
+      )
+      try {
+        const [theirs] = s.github.threadComments(ISSUE)
+        const action = s.startComment('/docs explain the retries')
+        await waitFor('the first reply', () => s.botComments(ISSUE).length > 0)
+        // The outsider edits their older comment to hold the reply's hidden marker, as soon as it shows.
+        const marker = /<!-- docs-agent-reply: [\w-]+ -->/.exec(s.botComments(ISSUE)[0].bodies[0])?.[0]
+        expect(marker).toBeDefined()
+        const edited = await fetch(`${s.github.apiUrl}/repos/${REPO}/issues/comments/${theirs.id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ body: `Mine now.\n${marker}` })
+        })
+        expect(edited.status).toBe(200)
+        const run = await action.done
+
+        expect(run.code).toBe(0)
+        // Theirs holds only what they wrote; the action's own reply says how the run ended.
+        expect(s.github.threadComments(ISSUE).find((c) => c.id === theirs.id)?.bodies).toEqual([
+          'An older comment of mine.',
+          `Mine now.\n${marker}`
+        ])
+        expect(s.botComments(ISSUE)).toHaveLength(1)
+        expect(s.botComments(ISSUE)[0].body).toMatch(/^✅ /)
       } finally {
         await s.close()
       }

@@ -14,11 +14,13 @@ import {
 import type { GroupRun } from '../../../src/comment/group-lookup.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
+import { openGitHubSession } from '../../../src/github/session.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
 
 const signal = new AbortController().signal
 const runner = readRunner({})
-const reads = { runner, signal, readJob: null }
+const github = openGitHubSession('', runner)
+const reads = { runner, github, signal, readJob: null }
 const settingsWith = (values: Partial<Settings>): Settings =>
   ({ jobId: '', prompt: '', noteTrigger: '/docs', group: null, ...values }) as unknown as Settings
 const GROUP = { settings: { name: 'docs-follow-code' }, lookup: { kind: 'none', unverified: [] }, mark: 'abc' }
@@ -41,7 +43,9 @@ describe('deciding the route', () => {
   it('creates a job for a comment that asks for a new one, whatever its thread keeps, without reading it', async () => {
     const readJob = () => Promise.reject(new Error('a --new comment reads no job'))
     const ask = { comment: {} as TriggeringComment, fresh: true }
-    expect(await decideRoute(settingsWith({ prompt: 'Document it' }), ask, { runner, signal, readJob })).toEqual({
+    expect(
+      await decideRoute(settingsWith({ prompt: 'Document it' }), ask, { runner, github, signal, readJob })
+    ).toEqual({
       kind: 'create'
     })
   })

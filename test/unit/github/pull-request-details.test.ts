@@ -1,6 +1,7 @@
 // The agent's pull request as GitHub shows it (src/github/pull-request-details.ts): one bounded read
 // from the stand-in for GitHub's API on 127.0.0.1, its answer checked and its title neutralised; a
 // pull request the token may not read is one debug line, never a warning.
+import { openGitHubSession } from '../../../src/github/session.js'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   changeLine,
@@ -46,7 +47,8 @@ function read(options: { token?: string; signal?: AbortSignal; requestMs?: numbe
     ? { maxRequests: 1, totalMs: options.requestMs, requestMs: options.requestMs, maxBodyBytes: 1024 * 1024 }
     : undefined
   const signal = options.signal ?? new AbortController().signal
-  return readPullRequestDetails(PR, options.token ?? TOKEN, signal, { tokenInput: 'githubToken', apiUrl, limits })
+  const session = openGitHubSession(options.token ?? TOKEN, { serverUrl: 'https://github.com', apiUrl })
+  return readPullRequestDetails(PR, session, signal, { tokenInput: 'githubToken', limits })
 }
 
 describe('readPullRequestDetails', () => {

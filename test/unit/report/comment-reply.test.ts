@@ -128,7 +128,7 @@ describe('the replies', () => {
       "✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9` (a link in the workflow run's summary)\n\n" +
         '`` Retries @team `x` `` · draft · 2 files changed, +10 −1\n\n' +
         'Review the pull request, and merge it when it is right.\n\n' +
-        'To ask for more, comment `/docs <what to change>` here: it goes to this job while it works or its pull ' +
+        'To ask for more, comment `/docs <what to change>` here: it goes to this job while its pull ' +
         'request is open. `/docs --new <instruction>` starts a new job instead.\n\n' +
         `Took 2.0s · [Workflow run](${RUN})`
     )

@@ -281,3 +281,49 @@ describe('a merge request on GitLab', () => {
     expect(addressesRepeated(reply)).toEqual([])
   })
 })
+
+describe("a group's run", () => {
+  it("names the group, its pull request and the commits it sent, and calls the pull request's lines its totals", async () => {
+    writeFileSync(process.env.GITHUB_STEP_SUMMARY as string, '')
+    const from = 'a'.repeat(40)
+    const to = 'b'.repeat(40)
+    await writeSummary({
+      outcome: { ending: 'final', job: job('completed', { prLink: PR }), jobId: ID, followUp: true },
+      prompt: PROMPT,
+      context: CONTEXT,
+      leaving: leaving(),
+      elapsedMs: 83_000,
+      pullRequest: DETAILS,
+      group: {
+        name: 'docs-follow-code',
+        pullRequest: PR,
+        sent: { from, to, compare: `${REPO}/compare/${from}...${to}` }
+      }
+    })
+    const summary = readFileSync(process.env.GITHUB_STEP_SUMMARY as string, 'utf8')
+    if (renderDir) writeFileSync(join(renderDir, 'a-group-run.summary.md'), summary)
+    // The group's pull request is the job's, linked in the sentence above: not linked twice.
+    expect(visibleText(glance(summary))).toContain(
+      'Group docs-follow-code: the pull request above is the group’s. This run sent the commits after aaaaaaa up to bbbbbbb.'
+    )
+    expect(addressesRepeated(summary)).toEqual([])
+    expect(visibleText(glance(summary))).toContain(
+      'Document the --dry-run flag · open · 3 files changed, +42 −7 (the whole pull request, not only this run)'
+    )
+    expect(phrasesSaidTwice(glance(summary))).toEqual([])
+  })
+
+  it('links the group’s pull request when it is not the one above (a job that opened none, say)', async () => {
+    writeFileSync(process.env.GITHUB_STEP_SUMMARY as string, '')
+    await writeSummary({
+      outcome: { ending: 'final', job: job('completed'), jobId: ID, followUp: true },
+      prompt: PROMPT,
+      elapsedMs: 1_000,
+      group: { name: 'docs-follow-code', pullRequest: PR, sent: null }
+    })
+    const summary = readFileSync(process.env.GITHUB_STEP_SUMMARY as string, 'utf8')
+    expect(summary).toContain(
+      `<p>Group <code>docs-follow-code</code>, pull request <a href="${PR}">octo-org/docs-site#57</a>. This run sent it nothing.</p>`
+    )
+  })
+})

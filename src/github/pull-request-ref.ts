@@ -1,0 +1,14 @@
+// A pull request on the GitHub the workflow runs on, and its page: the one reference type every
+// stage names a pull request by (a thread, the agent's pull request, a group's docs or code).
+
+/** A pull request on the GitHub the workflow runs on. */
+export interface PullRequestRef {
+  owner: string
+  repo: string
+  number: number
+}
+
+/** The pull request's page on the GitHub at `serverUrl` (runner.ts: no trailing slash). */
+export function pullRequestUrl(pr: PullRequestRef, serverUrl: string): string {
+  return `${serverUrl}/${pr.owner}/${pr.repo}/pull/${pr.number}`
+}
