@@ -17,11 +17,24 @@ export interface GroupSettings {
 const GROUP_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/
 const REPOSITORY_SHAPE = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/
 
-/** The group of this run, or null without one. */
-export function readGroupSettings(runner: Pick<RunnerEvent, 'repository'>): GroupSettings | null {
+/**
+ * The group of this run, or null without one. A group needs its runs to follow their jobs (`wait`):
+ * the group's record is its docs pull request, which a run learns only by following its job there; a
+ * run that hands its job over would leave the next run nothing to find, and each push would open a
+ * docs pull request of its own. So the combination is refused at the start, in a sentence.
+ */
+export function readGroupSettings(runner: Pick<RunnerEvent, 'repository'>, wait = true): GroupSettings | null {
   const name = core.getInput(Input.group)
   const docsRepository = core.getInput(Input.docsRepository)
   if (!name) return null
+  if (!wait) {
+    throw new ActionError(
+      `Input ${Input.group} needs ${Input.wait}: true (the default), and ${Input.wait} is false: a run that does not ` +
+        `follow its job cannot make the job's pull request the group's, so every run would open a docs pull request ` +
+        `of its own. Remove ${Input.wait}: false to keep one docs pull request for the group, or remove ` +
+        `${Input.group} to hand each run's job over (a reporting run tells its ending).`
+    )
+  }
   if (!GROUP_SHAPE.test(name)) {
     throw new ActionError(
       `Input ${Input.group} is '${neutralise(name, 80)}', which is not a group name: use 1 to 39 letters, digits, ` +

@@ -181,7 +181,7 @@ function readCheckedSettings(
     githubToken,
     dryRun: readBoolean(Input.dryRun, false),
     noteTrigger: readNoteTrigger(),
-    group: readGroupSettings(runner)
+    group: readGroupSettings(runner, wait)
   }
 }
 

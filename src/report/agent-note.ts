@@ -44,7 +44,7 @@ export interface AgentNote {
   runner: Runner
   github: GitHubSession
   /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
-  group?: { name: string; mark: string }
+  group?: { name: string; mark: string; repository?: string }
 }
 
 export async function leaveAgentNote({
@@ -64,6 +64,16 @@ export async function leaveAgentNote({
   if (!pr) return
   const trigger = settings.noteTrigger
   const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
+  // The group is looked for in one repository (docsRepository, or this one): a pull request elsewhere
+  // would be labelled where no later run of the group looks, and each would open one of its own.
+  const lookedIn = group?.repository
+  if (group && lookedIn && `${pr.owner}/${pr.repo}`.toLowerCase() !== lookedIn.toLowerCase()) {
+    log.warning(
+      `Job ${jobId}'s pull request is in ${pr.owner}/${pr.repo}, but group ${group.name} is looked for in ${lookedIn}: ` +
+        `later runs of the group would not find it, and each would open a docs pull request of its own. Set ` +
+        `${Input.docsRepository}: ${pr.owner}/${pr.repo} in the workflow (the token must read and write there).`
+    )
+  }
   if (!isSourceOf(job.sourceRepository, pr, serverUrl)) {
     log.notice(
       `No note was left on ${where}: it is not in the repository job ${jobId} names as its source ` +

@@ -105,7 +105,7 @@ export async function tellEnding({
     // then the group's mark, label and code pull request comment (report/group-record.ts).
     const groupNote =
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
-        ? { name: group.settings.name, mark: group.covers }
+        ? { name: group.settings.name, mark: group.covers, repository: group.settings.repository }
         : undefined
     const comment = ask?.comment ?? null
     const noted =

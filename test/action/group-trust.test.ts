@@ -242,4 +242,34 @@ describe.concurrent("a group's stream", () => {
     expect(promptOf(messages(w)[1])).not.toContain('Add the b flag')
     expect(w.github.randomlyFaulted.length).toBeGreaterThanOrEqual(3)
   })
+
+  it('a group with wait: false is refused at the start, in a sentence: no job, no docs pull request per push', async (test) => {
+    const w = await groupWorld(test)
+    const run = await counted(w, () => push(w, [a], { wait: 'false' }))
+    expect(run.code).toBe(1)
+    expect(run.writes).toBe(0)
+    expect(run.stdout).toContain(
+      `::error::Input group needs wait: true (the default), and wait is false: a run that does not follow its job cannot make the job's pull request the group's`
+    )
+    expect(w.github.requests).toEqual([])
+  })
+
+  it('docs in another repository without docsRepository: says once that docsRepository is needed', async (test) => {
+    const handbook = 'https://github.example/octo-org/handbook'
+    const w = await groupWorld(test, {
+      plan: (n) => ({ activeReads: 1, prLink: `${handbook}/pull/${30 + n}`, repository: handbook })
+    })
+    const run = await push(w, [a])
+    expect(run.code).toBe(0)
+    const said = run.stdout.split('\n').filter((line) => line.includes('docsRepository: octo-org/handbook'))
+    expect(said).toEqual([
+      expect.stringContaining(
+        `::warning::Job ${run.outputs.jobId}'s pull request is in octo-org/handbook, but group ${GROUP} is looked for in ${REPO}`
+      )
+    ])
+    // Given docsRepository, the next run finds the group's pull request there.
+    const next = await counted(w, () => push(w, [b], { docsRepository: 'octo-org/handbook' }))
+    expect(next.outputs.jobCreated).toBe('false')
+    expect(next.stdout).not.toContain('docsRepository: octo-org/handbook')
+  })
 })
