@@ -13,6 +13,9 @@ import { requestKind } from '../service/pull-request-link.js'
  * its pull request is open); `final`, the job is done with (no changes, failed, archived, refused), so
  * the next request starts a new job; null, the run made no job the thread could keep.
  */
+/** The promise a handed-over job's reply makes: the reporting run (`report: pending`) keeps it. */
+const REPORTED_HERE = "Its ending will be posted on this reply when the repository's reporting run reads the job."
+
 export type ThreadKeeps = 'open' | 'final' | null
 
 /** The reply's words after its first sentence, and what the thread keeps. */
@@ -57,12 +60,15 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
       // Under requirePr the summary's step is the author's (set requirePr to false): not the thread's.
       return done(outcome.requirePr ? null : summaryNext, `this one opened no ${request}`)
     }
+    // A job not followed to its end is handed over (run/hand-over.ts): a reporting run edits this reply
+    // with its ending. What will happen is said to the person on the thread; the summary keeps the
+    // author's step.
     case 'created':
-      return open(null)
+      return open(jobId ? REPORTED_HERE : null)
     case 'timeout':
-      // What will happen, said to the person on the thread (the summary keeps the author's step). A run
-      // that hands its job over to a later report says here that the ending will be posted on this reply.
-      return open(`When the agent opens its ${request}, it shows among the repository's ${request}s.`)
+      return open(
+        `${jobId ? `${REPORTED_HERE} ` : ''}When the agent opens its ${request}, it shows among the repository's ${request}s.`
+      )
     case 'noSign':
       return open(`Look at the ${request} before asking again: the agent may have done the work already.`)
     case 'cancelled':

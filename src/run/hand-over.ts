@@ -105,7 +105,8 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
       )
     }
   } catch (error) {
-    log.notice(
+    // A warning, not a notice: the reply on a thread has said that the ending will be posted there.
+    log.warning(
       `Could not leave the record of ${what} for a reporting run: ${describeGitHubError(error)} ` +
         `The workflow needs "issues: write" (and "statuses: write" for the commit's status). Its ending is not reported.`
     )

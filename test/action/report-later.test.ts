@@ -110,6 +110,10 @@ describe.concurrent('a job handed over, told later', () => {
       expect(github.issues).toHaveLength(1)
       const reply = github.comments.find((c) => c.issueNumber === 12 && !c.body.includes('docs-agent-record: index'))
       expect(reply).toBeDefined()
+      // The person who asked is told where the ending will come.
+      expect(reply?.body).toContain(
+        "Its ending will be posted on this reply when the repository's reporting run reads the job."
+      )
       const replyBefore = reply?.body
 
       // Still working: read once each, nothing told.
@@ -130,6 +134,7 @@ describe.concurrent('a job handed over, told later', () => {
       // The reply tells the ending, with the pull request as GitHub's reference.
       expect(reply?.body).toContain(`${REPO}#${AGENT_PR}`)
       expect(reply?.body).toContain('/actions/runs/4801')
+      expect(reply?.body).not.toContain('Its ending will be posted')
       // The note on the agent's pull request, once.
       const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
       expect(notes).toHaveLength(1)

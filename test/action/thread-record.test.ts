@@ -225,7 +225,8 @@ describe.concurrent('the "ask for more" line, true after each ending', () => {
         expect(reply.body).not.toMatch(/jobId|run this action/)
         if (name === 'timed out') {
           expect(reply.body).toContain(
-            "When the agent opens its pull request, it shows among the repository's pull requests."
+            "Its ending will be posted on this reply when the repository's reporting run reads the job. " +
+              "When the agent opens its pull request, it shows among the repository's pull requests."
           )
           expect(first.summary).toContain('jobId')
         }
