@@ -7,20 +7,11 @@ import { assertNever } from '../runtime/assert-never.js'
 import { formatDuration } from '../runtime/duration.js'
 import type { Job } from '../service/job-record.js'
 import { requestKind } from '../service/pull-request-link.js'
-import type { GroupHold, NewJobWay, RunOutcome } from './run-outcome.js'
+import type { EndingWords, NewJobWay, RunOutcome } from './run-outcome.js'
+import { wordHold } from './hold-words.js'
 import { wordServiceFailure } from './service-failure-words.js'
 
-/** How the step ends, and the words for each place that tells it. */
-export interface EndingWords {
-  /** `failed` fails the step with `log`; `warning` and `notice` are annotations; `info` a log line. */
-  level: 'failed' | 'warning' | 'notice' | 'info'
-  /** The sentence for the step's log: what happened and what to do. */
-  log: string
-  /** One short sentence for the job summary and the reply on the thread. */
-  short: string
-  /** The reply's leading emoji. */
-  icon: string
-}
+export type { EndingWords } from './run-outcome.js'
 
 /**
  * How the service's values are shown where the words go: as they are in the log (the log neutralises
@@ -149,65 +140,6 @@ export function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWord
     default:
       return assertNever(outcome, 'ending')
   }
-}
-
-const NOTHING_SENT = 'Nothing was sent to the documentation agent job service.'
-
-/** A group's held run: what it did not send, why, and where its changes go. */
-export function wordHold(hold: GroupHold, name: string): EndingWords {
-  const group = `group ${hold.group}`
-  const mark = 'mark' in hold ? hold.mark : ''
-  const markStays = mark
-    ? `The group's mark stays at ${mark.slice(0, 7)}, so the group's next run sends this run's changes.`
-    : "The group's next run sends this run's changes."
-  switch (hold.why) {
-    case 'covered':
-      return {
-        level: 'notice',
-        icon: '☑️',
-        short: `Nothing was sent: ${group}'s docs were told of the changes up to ${hold.covers.slice(0, 7)} already.`,
-        log:
-          `This run's commit ${hold.covers.slice(0, 7)} is at or before ${group}'s mark ${hold.mark.slice(0, 7)} (a re-run, ` +
-          `or an older run run again): its changes were sent before. ${NOTHING_SENT} The mark stays where it is.`
-      }
-    case 'waited-out':
-      return {
-        level: 'notice',
-        icon: '⏳',
-        short: `Nothing was sent: ${group}'s job ${name} was still working on its last changes when the ${Input.timeout} ran out.`,
-        log:
-          `${upper(group)}'s job ${name} was still working on the group's last message when the ${Input.timeout} ` +
-          `(${formatDuration(hold.timeoutMs)}) ran out, so this run sent nothing. ${markStays}`
-      }
-    case 'unread':
-      return {
-        level: 'warning',
-        icon: '⚠️',
-        short: `Nothing was sent: GitHub could not say what ${group}'s job has not been told of yet.`,
-        log: `Could not read ${hold.problem}. ${NOTHING_SENT} ${markStays}`
-      }
-    case 'code-closed': {
-      const how = hold.merged ? 'was merged' : 'was closed without merging'
-      const code = `The code pull request #${hold.code} ${how}`
-      const told = hold.docs
-        ? hold.untold
-          ? `${code}, but ${group}'s docs pull request ${hold.docs} could not be told: ${hold.untold}`
-          : `${code}: said so on ${group}'s docs pull request ${hold.docs}.`
-        : `${code}, and ${group} has no open docs pull request to tell.`
-      return {
-        level: hold.untold ? 'warning' : 'info',
-        icon: '📝',
-        short: `${told} Nothing was sent: the docs have every change.`,
-        log: `${told} ${NOTHING_SENT}`
-      }
-    }
-    default:
-      return assertNever(hold, 'group hold')
-  }
-}
-
-function upper(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /** The line said once when a follow after a message reads a final status it does not believe yet. */

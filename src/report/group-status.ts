@@ -1,7 +1,8 @@
 // The one comment on a code pull request that shows its docs, for a group: which docs pull request,
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
 // run goes (report/live-comment.ts), and found again on later runs.
-import { codePullRequestOf } from '../comment/group-job.js'
+import { codePullRequestOf, groupSignature } from '../comment/group-job.js'
+import { findNotePlace } from '../comment/agent-pull-request.js'
 import type { GroupRun } from '../comment/group-lookup.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { Octokit } from '../github/octokit.js'
@@ -11,6 +12,7 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import { keepLiveComment, type CommentPlace } from './live-comment.js'
 import type { RunOutcome } from './run-ending.js'
 import type { GitHubRun } from '../github/session.js'
+import type { Runner } from '../github/runner.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
@@ -30,11 +32,27 @@ export interface GroupStatus {
   waiting: boolean
   /** The run is sending this push's changes now. */
   sending?: boolean
+  /** The marker's signature (statusSignature). */
+  signature?: string
 }
 
-/** The hidden marker by which the code pull request's one comment for a group is found again. */
-export function groupStatusMarker(group: string): string {
-  return `<!-- docs-agent-group-status: ${group} -->`
+/**
+ * The hidden marker by which the code pull request's one comment for a group is found again, signed
+ * (`signature`: see statusSignature) so that a comment anyone else writes first, marker and all, is not
+ * taken for the action's, nor edited by it.
+ */
+export function groupStatusMarker(group: string, signature = ''): string {
+  return `<!-- docs-agent-group-status: ${group}${signature ? ` s1.${signature}` : ''} -->`
+}
+
+/**
+ * The status marker's signature for the group on a code pull request: the group marker's HMAC (keyed
+ * from the API key) over this GitHub's host, the repository, the pull request, the project and the
+ * group, with no job and no mark. Only a run with the key writes it.
+ */
+export function statusSignature(settings: Keys, pr: PullRequestRef, group: string, runner: Runner): string {
+  const place = findNotePlace(pr, settings, runner)
+  return place ? groupSignature(settings, place, '', group, '') : ''
 }
 
 /** The comment's text: the action's words, outside values in code spans. */
@@ -45,7 +63,7 @@ export function groupStatusBody(status: GroupStatus): string {
     : 'none yet'
   const covered = status.coveredUpTo ? `the changes up to ${status.coveredUpTo.slice(0, 7)}` : 'no changes yet'
   return blankSecrets(
-    `${groupStatusMarker(status.group)}\n📝 **Docs for this pull request** (group ${oneLineCodeSpan(status.group)})\n\n` +
+    `${groupStatusMarker(status.group, status.signature)}\n📝 **Docs for this pull request** (group ${oneLineCodeSpan(status.group)})\n\n` +
       `- Docs pull request: ${docs}\n- Job: ${job}\n- The docs cover ${covered}.` +
       (status.waiting ? "\n- This push's changes go with the group's next run: the job was still busy." : '') +
       (status.sending ? "\n- ⏳ This push's changes are on their way to the job." : '')
@@ -77,7 +95,9 @@ export function startGroupStatusComment(
   const code = codePullRequestOf(runner)
   if (!code || code.closed || group.lookup.kind === 'unreadable' || !settings.githubToken) return null
   const { owner, repo, number } = code.pr
-  const marker = groupStatusMarker(group.settings.name)
+  const signature = statusSignature(settings, code.pr, group.settings.name, runner)
+  const marker = groupStatusMarker(group.settings.name, signature)
+  const body = (status: GroupStatus): string => groupStatusBody({ ...status, signature })
   const place: CommentPlace = {
     post: async (octokit, body, signal) => {
       const earlier = await findStatusComment(octokit, code.pr, marker, signal)
@@ -103,11 +123,11 @@ export function startGroupStatusComment(
   let first = true
   return {
     show: (status) => {
-      if (!first) return live.show(groupStatusBody(status))
+      if (!first) return live.show(body(status))
       first = false
-      posted = live.client.then((client) => client && live.post(client, groupStatusBody(status)))
+      posted = live.client.then((client) => client && live.post(client, body(status)))
     },
-    finish: (status, bound) => live.finish(() => groupStatusBody(status), posted, bound)
+    finish: (status, bound) => live.finish(() => body(status), posted, bound)
   }
 }
 

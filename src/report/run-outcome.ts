@@ -152,3 +152,15 @@ export function writesSummary(outcome: RunOutcome): boolean {
       return assertNever(outcome, 'ending')
   }
 }
+
+/** How the step ends, and the words for each place that tells it. */
+export interface EndingWords {
+  /** `failed` fails the step with `log`; `warning` and `notice` are annotations; `info` a log line. */
+  level: 'failed' | 'warning' | 'notice' | 'info'
+  /** The sentence for the step's log: what happened and what to do. */
+  log: string
+  /** One short sentence for the job summary and the reply on the thread. */
+  short: string
+  /** The reply's leading emoji. */
+  icon: string
+}

@@ -272,4 +272,26 @@ describe.concurrent("a group's stream", () => {
     expect(next.outputs.jobCreated).toBe('false')
     expect(next.stdout).not.toContain('docsRepository: octo-org/handbook')
   })
+
+  it('an outsider who comments the status marker first on the code pull request is neither trusted nor edited', async (test) => {
+    const w = await groupWorld(test)
+    w.history.push(a)
+    const outsider = w.github.addComment({
+      issueNumber: 7,
+      body: `<!-- docs-agent-group-status: ${GROUP} -->\nMine now`,
+      login: 'mallory'
+    })
+    const run = await onCodePull(w, 'opened', a)
+    expect(run.code).toBe(0)
+    const theirs = w.github.threadComments(7).find((c) => c.id === outsider)
+    expect(theirs?.bodies).toEqual([`<!-- docs-agent-group-status: ${GROUP} -->\nMine now`])
+    const ours = w.github.comments.filter((c) => c.issueNumber === 7)
+    expect(ours).toHaveLength(1)
+    expect(ours[0].body).toMatch(new RegExp(`<!-- docs-agent-group-status: ${GROUP} s1\\.[A-Za-z0-9_-]{43} -->`))
+    // The next run edits the action's own comment, not the outsider's, and posts no second one.
+    w.history.push(b)
+    await onCodePull(w, 'synchronize', b)
+    expect(w.github.comments.filter((c) => c.issueNumber === 7)).toHaveLength(1)
+    expect(w.github.threadComments(7).find((c) => c.id === outsider)?.bodies).toHaveLength(1)
+  })
 })
