@@ -2,7 +2,9 @@
 // them (the rest are left for the next run, as actions/stale's operations-per-run), each job read
 // once, and each that has ended told where it was asked for (report-job.ts). A job the service no
 // longer knows is told as such after UNKNOWN_AFTER_MISSES runs in a row read it so: a record is never
-// dropped untold.
+// dropped untold. A run started by a pull request's event (the agent's pull request opened or
+// updated) also looks past its share for the job that opened that pull request, and tells it at once.
+import { asObject, text } from '../github/json-shape.js'
 import { runLink } from '../github/octokit.js'
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
@@ -20,6 +22,12 @@ import type { GitHubSession } from '../github/session.js'
 
 /** The most jobs one reporting run reads: each is a read of the service and, once ended, a few GitHub writes. */
 export const REPORT_JOBS_PER_RUN = 20
+
+/**
+ * The most records past a run's share read to find the job of the pull request whose event started
+ * the run: a read each, and nothing told but that job.
+ */
+export const PULL_REQUEST_SCAN = 100
 
 /** Reporting runs in a row that read a job as unknown (404) before its ending is told as such. */
 export const UNKNOWN_AFTER_MISSES = 3
@@ -93,14 +101,27 @@ export async function reportJobs(
         await (queued ? reportQueued(place, services, indexed, deadline) : reportOne(place, services.reader, indexed))
       )
     }
+    const asking = pullRequestOfEvent(runner)
+    if (asking && !run.jobs.some((job) => job.prLink === asking)) {
+      const found = await reportPullRequestJob(place, services.reader, pending.slice(share.length), asking)
+      if (found) {
+        run.jobs.push(found)
+        run.left -= 1
+      }
+    }
     return run
   } finally {
     await reader.close()
   }
 }
 
-/** Reads one record's job once, and tells its ending when it has ended. */
-async function reportOne(place: ReportPlace, service: JobService, indexed: IndexedRecord): Promise<ReadJob> {
+/** Reads one record's job once (unless the caller just read it), and tells its ending when it has ended. */
+async function reportOne(
+  place: ReportPlace,
+  service: JobService,
+  indexed: IndexedRecord,
+  read?: Job
+): Promise<ReadJob> {
   const { record } = indexed
   const row = (status: string, outcome: ReadJob['outcome'], job: Job | null = null): ReadJob => ({
     id: record.job,
@@ -112,7 +133,7 @@ async function reportOne(place: ReportPlace, service: JobService, indexed: Index
   })
   let ending: JobEnding
   try {
-    const job = await service.getJob(record.job, place.signal)
+    const job = read ?? (await service.getJob(record.job, place.signal))
     if (!isFinal(job.status)) {
       if (record.misses) await place.index.write(place.issue, indexed.commentId, { ...record, misses: 0 }, place.signal)
       return row(job.status, 'working', job)
@@ -139,6 +160,38 @@ async function reportOne(place: ReportPlace, service: JobService, indexed: Index
   const telling = await tellRecordedEnding(place, indexed, ending)
   const job = 'job' in ending ? ending.job : null
   return row(job?.status ?? 'unknown', telling, job)
+}
+
+/** The page of the pull request whose event started the run (opened, synchronize), or null. */
+function pullRequestOfEvent(runner: Runner): string | null {
+  if (runner.eventName !== 'pull_request' && runner.eventName !== 'pull_request_target') return null
+  return text(asObject(asObject(runner.payload).pull_request).html_url) || null
+}
+
+/**
+ * The job whose pull request is `prLink`, among the records past the run's share (at most
+ * PULL_REQUEST_SCAN of them, each job read once): told as the share's are; null when none is.
+ */
+async function reportPullRequestJob(
+  place: ReportPlace,
+  service: JobService,
+  rest: IndexedRecord[],
+  prLink: string
+): Promise<ReadJob | null> {
+  for (const indexed of rest.slice(0, PULL_REQUEST_SCAN)) {
+    if (indexed.record.state !== 'open') continue
+    place.signal.throwIfAborted()
+    let job: Job
+    try {
+      job = await service.getJob(indexed.record.job, place.signal)
+    } catch (error) {
+      // Read again, and told as usual, by a run whose share it is in.
+      if (error instanceof ServiceError) continue
+      throw error
+    }
+    if (job.prLink === prLink) return reportOne(place, service, indexed, job)
+  }
+  return null
 }
 
 /** A queued create, tried once; once made, its job is read as the others are. */

@@ -410,6 +410,45 @@ describe.concurrent('records a reporting run does not trust', () => {
     },
     SEVERAL_RUNS_MS
   )
+
+  it(
+    "a reporting run started by the agent's pull request tells that pull request's job at once, past its share of 20",
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test)
+      const index = await makeIndex(github)
+      const place = {
+        host: 'github.example',
+        thread: { owner: 'octo-org', repo: 'docs-site', number: index },
+        projectId: 'docs'
+      }
+      const ids: string[] = []
+      for (let n = 0; n < 22; n++) {
+        // The 21st record's job has ended with its pull request: the one whose event starts the run.
+        const plan =
+          n === 20 ? { activeReads: 0, prLink: AGENT_PR_LINK, repository: SOURCE } : { activeReads: 1_000_000 }
+        const id = service.seedJob({ plan })
+        ids.push(id)
+        const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
+        const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
+        await edit(github, commentId, signRecord({ apiKey: service.apiKey }, place, 'index', commentId, record))
+      }
+      const event = pullRequestEvent({ number: AGENT_PR, login: 'docs-agent[bot]', action: 'synchronize' })
+      event.pull_request.html_url = AGENT_PR_LINK
+      const run = await runAction({
+        inputs: reportInputs(service),
+        env: runnerEnvironment(github, 'pull_request', event, { GITHUB_SERVER_URL: SERVER, GITHUB_RUN_ID: '5300' })
+      })
+      expect(run.code).toBe(0)
+      // Its share, then that job: the 22nd record is not read.
+      expect(service.requestsOf('GET').map((r) => r.path.split('/').pop())).toEqual(ids.slice(0, 21))
+      expect(reported(run).at(-1)).toEqual({ id: ids[20], status: 'completed', prLink: AGENT_PR_LINK, thread: null })
+      const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
+      expect(notes).toHaveLength(1)
+      expect(run.summary).toContain('1 more job left for the next reporting run: a run reads at most 20.')
+    },
+    SEVERAL_RUNS_MS
+  )
 })
 
 describe.concurrent('the report input', () => {
