@@ -390,18 +390,7 @@ describe.concurrent('records a reporting run does not trust', () => {
     async (test) => {
       const service = await standIn(test, WORKS_ON)
       const github = await standInGitHub(test)
-      const index = await makeIndex(github)
-      const place = {
-        host: 'github.example',
-        thread: { owner: 'octo-org', repo: 'docs-site', number: index },
-        projectId: 'docs'
-      }
-      for (let n = 0; n < 21; n++) {
-        const id = service.seedJob({ plan: { activeReads: 1_000_000 } })
-        const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
-        const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
-        await edit(github, commentId, signRecord({ apiKey: service.apiKey }, place, 'index', commentId, record))
-      }
+      await seedRecords(service, github, 21, () => ({ activeReads: 1_000_000 }))
       const run = await report(service, github)
       expect(run.code).toBe(0)
       expect(service.requestsOf('GET').length).toBe(20)
@@ -416,23 +405,10 @@ describe.concurrent('records a reporting run does not trust', () => {
     async (test) => {
       const service = await standIn(test, WORKS_ON)
       const github = await standInGitHub(test)
-      const index = await makeIndex(github)
-      const place = {
-        host: 'github.example',
-        thread: { owner: 'octo-org', repo: 'docs-site', number: index },
-        projectId: 'docs'
-      }
-      const ids: string[] = []
-      for (let n = 0; n < 22; n++) {
-        // The 21st record's job has ended with its pull request: the one whose event starts the run.
-        const plan =
-          n === 20 ? { activeReads: 0, prLink: AGENT_PR_LINK, repository: SOURCE } : { activeReads: 1_000_000 }
-        const id = service.seedJob({ plan })
-        ids.push(id)
-        const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
-        const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
-        await edit(github, commentId, signRecord({ apiKey: service.apiKey }, place, 'index', commentId, record))
-      }
+      // The 21st record's job has ended with its pull request: the one whose event starts the run.
+      const ids = await seedRecords(service, github, 22, (n) =>
+        n === 20 ? { activeReads: 0, prLink: AGENT_PR_LINK, repository: SOURCE } : { activeReads: 1_000_000 }
+      )
       const event = pullRequestEvent({ number: AGENT_PR, login: 'docs-agent[bot]', action: 'synchronize' })
       event.pull_request.html_url = AGENT_PR_LINK
       const run = await runAction({
@@ -462,6 +438,30 @@ describe.concurrent('the report input', () => {
     expect(github.requests).toEqual([])
   })
 })
+
+/** `count` seeded jobs, each with an open record in a new index issue, signed as the action signs them; their ids, oldest first. */
+async function seedRecords(
+  service: StandInService,
+  github: StandInGitHub,
+  count: number,
+  planOf: (n: number) => Record<string, unknown>
+): Promise<string[]> {
+  const index = await makeIndex(github)
+  const place = {
+    host: 'github.example',
+    thread: { owner: 'octo-org', repo: 'docs-site', number: index },
+    projectId: 'docs'
+  }
+  const ids: string[] = []
+  for (let n = 0; n < count; n++) {
+    const id = service.seedJob({ plan: planOf(n) })
+    ids.push(id)
+    const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
+    const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
+    await edit(github, commentId, signRecord({ apiKey: service.apiKey }, place, 'index', commentId, record))
+  }
+  return ids
+}
 
 /** An index issue made as the action makes it; its number. */
 async function makeIndex(github: StandInGitHub): Promise<number> {
