@@ -36,6 +36,29 @@ const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(commit)
 
 describe.concurrent("a group's stream", () => {
   it(
+    "an outsider's re-posted copy of an older group note does not pull the mark back: nothing is sent twice, and their comment is never edited",
+    async (test) => {
+      const w = await groupWorld(test)
+      expect((await push(w, [a])).outputs.jobCreated).toBe('true')
+      const oldCopy = notes(w)[0].body
+      expect(markOn(oldCopy)).toBe(a.sha)
+      expect((await counted(w, () => push(w, [b]))).writes).toBe(1)
+      expect(markOn(notes(w)[0].body)).toBe(b.sha)
+
+      // Someone re-posts the note as it was, with the mark at a, on the docs pull request.
+      const outsider = w.github.addComment({ issueNumber: 31, body: oldCopy, login: 'mallory' })
+      const next = await counted(w, () => push(w, [c]))
+      expect(next.writes).toBe(1)
+      const toC = messages(w).map(promptOf).at(-1)
+      expect(toC).toContain('Add the c flag')
+      expect(toC).not.toMatch(/Add the [ab] flag/)
+      expect(w.github.threadComments(31).find((x) => x.id === outsider)?.bodies).toEqual([oldCopy])
+      expect(markOn(notes(w)[0].body)).toBe(c.sha)
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
     'a re-run sends nothing and says so, and re-running an older run never moves the mark back',
     async (test) => {
       const w = await groupWorld(test)
