@@ -27,7 +27,8 @@ import {
   pushOf,
   pullOf,
   signedNote,
-  SOURCE
+  SOURCE,
+  TOKEN
 } from '../support/group-world.js'
 
 afterAll(removeEventFiles)
@@ -294,6 +295,26 @@ describe.concurrent("a group's stream", () => {
     const next = await counted(w, () => push(w, [b], { docsRepository: 'octo-org/handbook' }))
     expect(next.outputs.jobCreated).toBe('false')
     expect(next.stdout).not.toContain('docsRepository: octo-org/handbook')
+  })
+
+  it("an outsider's older comment, edited to hold a copy of the signed status marker, is neither taken for the action's nor edited", async (test) => {
+    const w = await groupWorld(test)
+    w.history.push(a)
+    const outsider = w.github.addComment({ issueNumber: 7, body: 'Looks good to me', login: 'mallory' })
+    expect((await onCodePull(w, 'opened', a)).code).toBe(0)
+    const [ours] = w.github.comments.filter((c) => c.issueNumber === 7)
+    // They copy the action's comment, signed marker and all, into their own older comment.
+    const copied = ours.body
+    await fetch(`${w.github.apiUrl}/repos/${REPO}/issues/comments/${outsider}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: copied })
+    })
+    w.history.push(b)
+    expect((await onCodePull(w, 'synchronize', b)).code).toBe(0)
+    expect(w.github.threadComments(7).find((c) => c.id === outsider)?.bodies).toEqual(['Looks good to me', copied])
+    expect(w.github.comments.filter((c) => c.issueNumber === 7)).toHaveLength(1)
+    expect(ours.bodies.length).toBeGreaterThan(1)
   })
 
   it('an outsider who comments the status marker first on the code pull request is neither trusted nor edited', async (test) => {
