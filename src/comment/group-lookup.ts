@@ -8,7 +8,8 @@
 // open, its job takes this run's changes; merged or closed, a new job starts from its mark, so that
 // no change between the mark and this run is lost. Then one comparison says how this run's commit
 // stands to the mark: only a commit ahead of it has changes the group's job was not told of.
-import { asArray, asObject, count, login, text } from '../github/json-shape.js'
+import { asArray, asObject, count, text } from '../github/json-shape.js'
+import { isWrittenBy, readAuthor, type Author } from '../github/author.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { mayReadAgain } from '../github/read-again.js'
 import { ReadFailure, failureClause, type Permission } from '../github/read-failure.js'
@@ -123,7 +124,7 @@ export async function findGroupPullRequest(
   const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
   const unverified: number[] = []
   // Read at the first candidate, once: a group with no labelled pull request costs no read.
-  let author: Promise<NoteAuthor> | null = null
+  let author: Promise<Author> | null = null
   try {
     for (let page = 1; page <= listPages; page++) {
       const listed = asArray(
@@ -143,7 +144,7 @@ export async function findGroupPullRequest(
         }
         const pr = { owner, repo, number }
         const place = findNotePlace(pr, settings, runner)
-        author ??= readNoteAuthor(reader)
+        author ??= readAuthor(() => readTwice(reader, '/user', "the token's account", 'metadata: read'))
         const marked = place
           ? await groupMarkerOn(reader, pr, { key: settings, place, group, author: await author })
           : null
@@ -169,36 +170,13 @@ export async function findGroupPullRequest(
 }
 
 /**
- * Who writes the group's notes: the token's own account when it is a person's (`GET /user` names it), or,
- * for an installation's token (GitHub answers `GET /user` with 403: it is no user), an app's bot
- * account, which nobody can comment as without installing an app on the repository. A copy of a note
- * re-posted by anyone else, with an older mark, would otherwise win and pull the mark back.
+ * The last verified group marker in a comment the action's account wrote (github/author.ts: a copy of
+ * an older note re-posted by anyone else would otherwise pull the mark back), within the page cap.
  */
-export type NoteAuthor = { login: string } | 'an app'
-
-/** Reads who the token is, once per look-up (see NoteAuthor); a read that fails is taken as an installation's. */
-async function readNoteAuthor(reader: GitHubReader): Promise<NoteAuthor> {
-  try {
-    const name = login(asObject(await readTwice(reader, '/user', "the token's account", 'metadata: read')).login)
-    return name ? { login: name } : 'an app'
-  } catch (error) {
-    if (error instanceof ReadFailure && error.kind !== 'cancelled') return 'an app'
-    throw error
-  }
-}
-
-/** Whether a comment's author (its `user`) is who writes the group's notes. */
-export function isNoteAuthor(author: NoteAuthor, user: unknown): boolean {
-  const { login: name, type } = asObject(user)
-  if (author === 'an app') return text(type) === 'Bot'
-  return login(name).toLowerCase() === author.login.toLowerCase()
-}
-
-/** The last verified group marker in a comment the action's account wrote (NoteAuthor), within the page cap. */
 async function groupMarkerOn(
   reader: GitHubReader,
   pr: PullRequestRef,
-  where: { key: NoteKey; place: NotePlace; group: string; author: NoteAuthor }
+  where: { key: NoteKey; place: NotePlace; group: string; author: Author }
 ): Promise<{ jobId: string; mark: string; commentId: number; body: string } | null> {
   const { key, place, group, author } = where
   let last: { jobId: string; mark: string; commentId: number; body: string } | null = null
@@ -214,7 +192,7 @@ async function groupMarkerOn(
     )
     for (const comment of comments.map(asObject)) {
       const commentId = count(comment.id)
-      if (commentId === undefined || !isNoteAuthor(author, comment.user)) continue
+      if (commentId === undefined || !isWrittenBy(author, comment.user)) continue
       const body = text(comment.body)
       for (const marked of markedGroups(body, key, place, group)) {
         if (marked.verified) last = { jobId: marked.jobId, mark: marked.mark, commentId, body }

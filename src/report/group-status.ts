@@ -3,9 +3,9 @@
 // run goes (report/live-comment.ts), and found again on later runs.
 import { codePullRequestOf, groupSignature } from '../comment/group-job.js'
 import { findNotePlace } from '../comment/agent-pull-request.js'
-import { isNoteAuthor, type GroupRun, type NoteAuthor } from '../comment/group-lookup.js'
+import type { GroupRun } from '../comment/group-lookup.js'
+import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
-import { login } from '../github/json-shape.js'
 import type { Octokit } from '../github/octokit.js'
 import type { Settings } from '../inputs/settings.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
@@ -134,7 +134,7 @@ export function startGroupStatusComment(
 
 /**
  * The earlier runs' comment for the group on the code pull request: the first whose body has the marker,
- * written by the account the action writes as (NoteAuthor): another author's comment edited to hold a
+ * written by the account the action writes as (github/author.ts): another author's comment edited to hold a
  * copy of the marker is never taken for it, nor edited.
  */
 async function findStatusComment(
@@ -143,7 +143,10 @@ async function findStatusComment(
   marker: string,
   signal: AbortSignal
 ): Promise<number | undefined> {
-  const author = await readStatusAuthor(octokit, signal)
+  const author = await readAuthor(
+    () => octokit.rest.users.getAuthenticated({ request: { signal } }).then((answer) => answer.data),
+    signal
+  )
   for (let page = 1; page <= maxPages; page++) {
     const { data } = await octokit.rest.issues.listComments({
       owner: pr.owner,
@@ -155,24 +158,12 @@ async function findStatusComment(
     })
     const found = data.find(
       (comment) =>
-        typeof comment.body === 'string' && comment.body.includes(marker) && isNoteAuthor(author, comment.user)
+        typeof comment.body === 'string' && comment.body.includes(marker) && isWrittenBy(author, comment.user)
     )
     if (found) return found.id
     if (data.length < perPage) return undefined
   }
   return undefined
-}
-
-/** Who the token is, as the group's look-up reads it: `GET /user`'s login, or an app's bot account when GitHub refuses it (an installation's token). */
-async function readStatusAuthor(octokit: Octokit, signal: AbortSignal): Promise<NoteAuthor> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated({ request: { signal } })
-    const name = login(data.login)
-    return name ? { login: name } : 'an app'
-  } catch (error) {
-    if (signal.aborted) throw error
-    return 'an app'
-  }
 }
 
 /** What the code pull request's comment shows while the run goes: the job it is sending to, or that it creates one. */
