@@ -8,13 +8,17 @@ import { plural } from '../runtime/plural.js'
 import { pullRequestName } from '../service/pull-request-link.js'
 import { escapeHtml } from './summary-html.js'
 
-/** One job a reporting run read (see run/report-jobs.ts ReadJob): what the summary and the output show. */
+/** One job a reporting run read, as the summary and the `reported` output show it. */
 export interface ReportedRow {
   id: string
+  /** The job's status as read; `unknown` when the service no longer knows it; `unread` when the read failed. */
   status: string
   prLink: string | null
+  /** The thread that asked, when one did. */
   thread: number | null
+  /** The commit the job was asked for, when it was. */
   commit: string | null
+  /** What this run did with it: told its ending, found it told (or being told) by another run, or left it working. */
   outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread' | 'queued'
 }
 

@@ -7,7 +7,7 @@
 // twice: the reply's body, the note looked for first, the newest status).
 import { readRecords, signRecord, withRecord, findRecordPlace } from '../comment/signed-record.js'
 import { asObject, text } from '../github/json-shape.js'
-import type { Octokit } from '../github/octokit.js'
+import { runLink, type Octokit } from '../github/octokit.js'
 import type { GitHubReader } from '../github/reader.js'
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
@@ -47,6 +47,13 @@ export interface ReportPlace {
   signal: AbortSignal
   runner: Runner
   github: GitHubSession
+}
+
+/** The place endings are told from, once the index is read: this repository, this GitHub, this run's page. */
+export function reportPlaceOf(read: Omit<ReportPlace, 'repository' | 'serverUrl' | 'runUrl'>): ReportPlace {
+  const { repository, runId } = read.runner
+  const { serverUrl } = read.github
+  return { ...read, repository, serverUrl, runUrl: runLink(serverUrl, repository, runId) }
 }
 
 /**

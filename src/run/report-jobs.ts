@@ -5,17 +5,17 @@
 // dropped untold. A run started by a pull request's event (the agent's pull request opened or
 // updated) also looks past its share for the job that opened that pull request, and tells it at once.
 import { asObject, text } from '../github/json-shape.js'
-import { runLink } from '../github/octokit.js'
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
 import { JobIndex, openIndexReader, type IndexedRecord } from '../report/job-index.js'
+import type { ReportedRow } from '../report/reporting-summary.js'
 import { wordServiceFailure } from '../report/service-failure-words.js'
 import { ActionError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
 import { isFinal, type Job } from '../service/job-record.js'
 import type { JobService } from '../service/job-service.js'
 import { ServiceError } from '../service/service-error.js'
-import { tellRecordedEnding, type JobEnding, type ReportPlace } from './report-job.js'
+import { reportPlaceOf, tellRecordedEnding, type JobEnding, type ReportPlace } from './report-job.js'
 import { createQueued } from './report-queued.js'
 import type { Deadline } from '../runtime/deadline.js'
 import type { GitHubSession } from '../github/session.js'
@@ -33,18 +33,7 @@ export const PULL_REQUEST_SCAN = 100
 export const UNKNOWN_AFTER_MISSES = 3
 
 /** One job a reporting run read, as the summary and the `reported` output show it. */
-export interface ReadJob {
-  id: string
-  /** The job's status as read; `unknown` when the service no longer knows it; `unread` when the read failed. */
-  status: string
-  prLink: string | null
-  /** The thread that asked, when one did. */
-  thread: number | null
-  /** The commit the job was asked for, when it was. */
-  commit: string | null
-  /** What this run did with it: told its ending, found it told (or being told) by another run, or left it working. */
-  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread' | 'queued'
-}
+export type ReadJob = ReportedRow
 
 /** What a reporting run found and did. */
 export interface ReportRun {
@@ -80,20 +69,7 @@ export async function reportJobs(
     const share = pending.slice(0, REPORT_JOBS_PER_RUN)
     const run: ReportRun = { jobs: [], ignored: found.ignored, left: pending.length - share.length }
     if (found.issue === null || share.length === 0) return run
-    const runUrl = runLink(serverUrl, repository, runner.runId)
-    const place: ReportPlace = {
-      octokit,
-      reader,
-      index,
-      issue: found.issue,
-      settings,
-      repository,
-      serverUrl,
-      runUrl,
-      signal,
-      runner,
-      github
-    }
+    const place = reportPlaceOf({ octokit, reader, index, issue: found.issue, settings, signal, runner, github })
     for (const indexed of share) {
       signal.throwIfAborted()
       const queued = indexed.record.state === 'queued'

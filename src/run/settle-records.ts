@@ -5,7 +5,6 @@
 // reporting run tells it again later. The claims come before the run tells its own ending: the run
 // whose claim GitHub took leaves the note on the agent's pull request, never both. A run that
 // created its job has no record to settle.
-import { runLink } from '../github/octokit.js'
 import type { GitHubRun } from '../github/session.js'
 import { gitHubIsSilent } from '../github/silence.js'
 import type { Settings } from '../inputs/settings.js'
@@ -15,7 +14,7 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import type { IndexedRecord } from '../report/job-index.js'
-import { claimRecord, tellClaimed } from './report-job.js'
+import { claimRecord, reportPlaceOf, tellClaimed } from './report-job.js'
 
 /** The settling's GitHub calls together: the index's listing and comments, then each record's telling. */
 export const SETTLE_MS = 15_000
@@ -66,23 +65,20 @@ export async function claimRecordsOfJob(
       await done()
       return NOTHING
     }
-    const runUrl = runLink(serverUrl, repository, runner.runId)
-    const place = {
+    const place = reportPlaceOf({
       octokit,
       reader,
       index,
       issue: found.issue,
       settings,
-      repository,
-      serverUrl,
-      runUrl,
+      signal: limit.signal,
       runner,
       github
-    }
+    })
     const claimed: IndexedRecord[] = []
     let elsewhere = false
     for (const indexed of open) {
-      const claim = await claimRecord({ ...place, signal: limit.signal }, indexed)
+      const claim = await claimRecord(place, indexed)
       if (claim === 'claimed') elsewhere = true
       else if (claim !== 'done') claimed.push({ ...indexed, record: claim.record })
     }
@@ -90,7 +86,7 @@ export async function claimRecordsOfJob(
       elsewhere,
       tell: async () => {
         try {
-          for (const indexed of claimed) await tellClaimed({ ...place, signal: limit.signal }, indexed, { job })
+          for (const indexed of claimed) await tellClaimed(place, indexed, { job })
         } catch (error) {
           failed(error)
         } finally {
