@@ -11,7 +11,7 @@ import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } fro
 import type { GitHubReader } from '../github/reader.js'
 import type { Settings } from '../inputs/settings.js'
 import { isJobId } from '../safety/job-id.js'
-import { sameText } from './agent-pull-request.js'
+import { findNotePlace, sameText } from './agent-pull-request.js'
 import type { Runner } from '../github/runner.js'
 
 /** What a record is for: its kind is signed, so a record of one kind never reads as another. */
@@ -199,9 +199,7 @@ export function findRecordPlace(
   { projectId }: Pick<Settings, 'projectId'>,
   runner: Pick<Runner, 'serverUrl'>
 ): RecordPlace | null {
-  try {
-    return { host: new URL(runner.serverUrl).host, thread, projectId }
-  } catch {
-    return null
-  }
+  // The same host, read the same way, as a note's place.
+  const note = findNotePlace(thread, { projectId }, runner)
+  return note && { host: note.host, thread, projectId }
 }
