@@ -203,18 +203,18 @@ function seconds(ms: number): string {
 export const UNUSABLE_API_URL = 'GITHUB_API_URL is not an http(s) address without credentials, query or fragment'
 
 /**
- * A reader of GitHub's API at `apiUrl` (GITHUB_API_URL; github.com's by default), or null when it is
+ * A reader of GitHub's API at `apiUrl` (the runner's: GITHUB_API_URL, or github.com's), or null when it is
  * not an address the token may go to: http(s), without credentials, query or fragment.
  */
 export function openGitHubReader(
-  apiUrl: string | undefined,
+  apiUrl: string,
   token: string,
   limits: ReadLimits,
   signal?: AbortSignal
 ): GitHubReader | null {
   let url: URL
   try {
-    url = new URL(apiUrl || 'https://api.github.com')
+    url = new URL(apiUrl)
   } catch {
     return null
   }

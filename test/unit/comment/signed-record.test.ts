@@ -129,7 +129,7 @@ describe('the newest record on a thread', () => {
   }
 
   async function find(maxPages = PAGES.maxPages) {
-    const reader = openGitHubReader(github?.apiUrl, 'token', {
+    const reader = openGitHubReader(github?.apiUrl ?? '', 'token', {
       maxRequests: 10,
       totalMs: 5000,
       requestMs: 5000,
