@@ -64,7 +64,7 @@ export async function decideRoute(
   }
   if (ask) {
     if (ask.fresh) return { kind: 'create' }
-    const found = await findThreadJob(ask.comment, settings, readJob, signal, github)
+    const found = await findThreadJob(ask.comment, settings, { readJob, signal, github })
     return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
   }
   if (!settings.group) return { kind: 'create' }

@@ -165,7 +165,7 @@ function openReader(request: ChangeContextRequest, limits: ReadLimits): Reader {
   if (!reader) {
     return {
       instance: null,
-      failure: (what, permission) => new ReadFailure('unreachable', what, permission, undefined, UNUSABLE_API_URL)
+      failure: (what, permission) => new ReadFailure('unreachable', what, permission, { detail: UNUSABLE_API_URL })
     }
   }
   return { instance: reader, failure: () => never() }

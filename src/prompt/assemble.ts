@@ -66,7 +66,13 @@ export async function preparePrompt({
   // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and
   // the section), scanned once more after every cut, so that what is scanned is what is sent.
   const final = await blankWhatIsSent(prompt, context?.section ?? '')
-  const leaving = whatLeaves(final.sent, final.prompt, context, settings, [...blanked, ...final.blanked])
+  const leaving = whatLeaves({
+    sent: final.sent,
+    prompt: final.prompt,
+    context,
+    settings,
+    instructionBlanked: [...blanked, ...final.blanked]
+  })
   return {
     prompt: final.prompt,
     context: final.section,

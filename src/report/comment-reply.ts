@@ -158,7 +158,7 @@ export function startCommentReplies(
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       void opened.then((thread) => {
-        if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs, null, told))
+        if (thread) reply.show(writeOutcomeReply(outcome, { ...thread, elapsedMs, told }))
       })
     },
     replyId: () => reply.id,
@@ -169,7 +169,7 @@ export function startCommentReplies(
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       await reply.finish(
-        async (thread) => writeOutcomeReply(outcome, thread, elapsedMs, await pullRequest, told),
+        async (thread) => writeOutcomeReply(outcome, { ...thread, elapsedMs, pullRequest: await pullRequest, told }),
         opened,
         bound
       )
@@ -291,6 +291,19 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
   }
 }
 
+/** What the reply once the run ends is written from, besides the outcome. */
+export interface OutcomeReplyParts {
+  /** The workflow run's page, and this GitHub's address. */
+  runUrl: string
+  serverUrl: string
+  /** How long the run took. */
+  elapsedMs: number
+  /** The pull request the job opened, as GitHub showed it; null when it was not read. */
+  pullRequest?: PullRequestDetails | null
+  /** What the thread keeps after this ending (thread-words.ts); the default trigger's words by default. */
+  told?: ThreadEnding
+}
+
 /**
  * The reply once the run ends: the pull request (with its title, state, files and lines when GitHub
  * showed it), no changes, failed, timed out..., the step a person on the thread can take where there
@@ -302,10 +315,13 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
  */
 export function writeOutcomeReply(
   outcome: RunOutcome,
-  { runUrl, serverUrl }: { runUrl: string; serverUrl: string },
-  elapsedMs: number,
-  pullRequest: PullRequestDetails | null = null,
-  told: ThreadEnding = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
+  {
+    runUrl,
+    serverUrl,
+    elapsedMs,
+    pullRequest = null,
+    told = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
+  }: OutcomeReplyParts
 ): string {
   const format = threadFormat(outcome.job?.sourceRepository ?? null, serverUrl)
   const { icon, short } = describeEnding(outcome, format)

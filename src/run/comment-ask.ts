@@ -83,7 +83,7 @@ export async function settleAsk(
 ): Promise<string | null> {
   ask.replies.keepRecord(settings)
   if (ask.asked && !ask.fresh) {
-    const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal, github)
+    const jobId = await findRepeatedAsk(ask.comment, ask.asked, { settings, signal, github })
     if (jobId) {
       const where = `${ask.comment.thread.kind} #${ask.comment.thread.number}`
       return (
