@@ -31,6 +31,14 @@ export default tseslint.config(
     }
   },
   {
+    // A function takes at most four values: past that a call is a row of values whose order the
+    // reader must remember, so the rest go in an options object whose fields name them. The group's
+    // files (src/group/) are converted with the group's move, and wait for it here.
+    files: ['src/**/*.ts'],
+    ignores: ['src/group/**'],
+    rules: { '@typescript-eslint/max-params': ['error', { max: 4 }] }
+  },
+  {
     // Every log line goes through src/runtime/log.ts, which neutralises the outside text it carries.
     files: ['src/**/*.ts'],
     ignores: ['src/runtime/log.ts'],
