@@ -69,7 +69,7 @@ export function groupStatusMarker(group: string, signature = ''): string {
  */
 export function statusSignature(settings: Keys, pr: PullRequestRef, group: string, runner: Runner): string {
   const place = findNotePlace(pr, settings, runner)
-  return place ? groupSignature(settings, place, '', group, '') : ''
+  return place ? groupSignature(settings, place, { jobId: '', group, mark: '' }) : ''
 }
 
 /** The comment's text: the action's words, outside values in code spans. */
