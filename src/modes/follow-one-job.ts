@@ -136,6 +136,7 @@ async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInp
       const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
       const route = await decideRoute(settings, reached.ask, { ...run, signal: deadline.signal, readJob })
       run.cancel.signal.throwIfAborted()
+      reached.ask?.replies.routed(route)
       return fromTheRoute(run, { ...reached, service, settings, route, deadline })
     })
   })

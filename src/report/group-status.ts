@@ -1,8 +1,8 @@
 // The one comment on a code pull request that shows its docs, for a group: which docs pull request,
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
 // run goes (report/live-comment.ts), and found again on later runs.
-import { codePullRequestOf, groupSignature } from '../comment/group-job.js'
-import { findNotePlace } from '../comment/agent-pull-request.js'
+import { codePullRequestOf } from '../comment/group-job.js'
+import { groupStatusMarker, statusSignature } from '../comment/group-status-marker.js'
 import type { GroupRun } from '../comment/group-lookup.js'
 import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
@@ -13,7 +13,6 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import { keepLiveComment, type CommentPlace } from './live-comment.js'
 import type { RunOutcome } from './run-ending.js'
 import type { GitHubRun } from '../github/session.js'
-import type { Runner } from '../github/runner.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
@@ -35,25 +34,6 @@ export interface GroupStatus {
   sending?: boolean
   /** The marker's signature (statusSignature). */
   signature?: string
-}
-
-/**
- * The hidden marker by which the code pull request's one comment for a group is found again, signed
- * (`signature`: see statusSignature) so that a comment anyone else writes first, marker and all, is not
- * taken for the action's, nor edited by it.
- */
-export function groupStatusMarker(group: string, signature = ''): string {
-  return `<!-- docs-agent-group-status: ${group}${signature ? ` s1.${signature}` : ''} -->`
-}
-
-/**
- * The status marker's signature for the group on a code pull request: the group marker's HMAC (keyed
- * from the API key) over this GitHub's host, the repository, the pull request, the project and the
- * group, with no job and no mark. Only a run with the key writes it.
- */
-export function statusSignature(settings: Keys, pr: PullRequestRef, group: string, runner: Runner): string {
-  const place = findNotePlace(pr, settings, runner)
-  return place ? groupSignature(settings, place, '', group, '') : ''
 }
 
 /** The comment's text: the action's words, outside values in code spans. */

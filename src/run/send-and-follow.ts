@@ -115,6 +115,7 @@ async function sendPrompt(
         case 'input':
         case 'note':
         case 'thread':
+        case 'status':
           break
         default:
           return assertNever(route, 'message route')
@@ -182,6 +183,7 @@ function newJobWayOf(route: Route): NewJobWay | undefined {
   switch (route.via) {
     case 'note':
     case 'thread':
+    case 'status':
       return { by: 'comment', trigger: route.trigger }
     case 'input':
     case 'group':

@@ -158,6 +158,7 @@ function groupShown(
   return {
     name: group.settings.name,
     pullRequest: group.open?.url ?? opened,
-    sent: delivered && covers ? { from: mark, to: covers, compare } : null
+    // A request on the code pull request carries no commits (covers is the mark): it sent none.
+    sent: delivered && covers && covers !== mark ? { from: mark, to: covers, compare } : null
   }
 }

@@ -1,0 +1,112 @@
+// The signed marker of the one comment a group keeps on its code pull request (report/group-status.ts
+// writes the comment), and its reading. A `/docs` comment on that pull request asks the group's job,
+// so the routing reads which group's comment is there: only a marker that verifies under this run's
+// key for this pull request, in a comment the account the action writes as wrote (github/author.ts),
+// names a group. A copy in anyone else's comment, or one signed for another place or key, names none.
+import { asArray, asObject, count, text } from '../github/json-shape.js'
+import { isWrittenBy, readAuthor, type Author } from '../github/author.js'
+import type { GitHubReader } from '../github/reader.js'
+import type { PullRequestRef } from '../github/pull-request-ref.js'
+import type { Runner } from '../github/runner.js'
+import type { Settings } from '../inputs/settings.js'
+import { findNotePlace, sameText } from './agent-pull-request.js'
+import { groupSignature } from './group-job.js'
+
+type Keys = Pick<Settings, 'apiKey' | 'projectId'>
+
+/** A group's name, as the group input takes it (inputs/group-settings.ts), then the signature. */
+const STATUS_MARKER = /<!-- docs-agent-group-status: ([A-Za-z0-9][A-Za-z0-9._-]{0,38}) s1\.([A-Za-z0-9_-]{1,100}) -->/g
+
+/** The code pull request's comments read for the status comment: it is posted at the group's first run there. */
+export const STATUS_READS = { pages: 3, perPage: 100 } as const
+
+/**
+ * The hidden marker by which the code pull request's one comment for a group is found again, signed
+ * (`signature`: see statusSignature) so that a comment anyone else writes first, marker and all, is not
+ * taken for the action's, nor edited by it.
+ */
+export function groupStatusMarker(group: string, signature = ''): string {
+  return `<!-- docs-agent-group-status: ${group}${signature ? ` s1.${signature}` : ''} -->`
+}
+
+/**
+ * The status marker's signature for the group on a code pull request: the group marker's HMAC (keyed
+ * from the API key) over this GitHub's host, the repository, the pull request, the project and the
+ * group, with no job and no mark. Only a run with the key writes it.
+ */
+export function statusSignature(
+  settings: Keys,
+  pr: PullRequestRef,
+  group: string,
+  runner: Pick<Runner, 'serverUrl'>
+): string {
+  const place = findNotePlace(pr, settings, runner)
+  return place ? groupSignature(settings, place, '', group, '') : ''
+}
+
+/** The groups whose status marker in `body` verifies for the pull request `pr`, and how many markers did not. */
+export function readStatusMarkers(
+  body: string,
+  settings: Keys,
+  pr: PullRequestRef,
+  runner: Pick<Runner, 'serverUrl'>
+): { groups: string[]; unverified: number } {
+  const groups: string[] = []
+  let unverified = 0
+  for (const [, group, signature] of body.matchAll(STATUS_MARKER)) {
+    const expected = statusSignature(settings, pr, group, runner)
+    if (expected && sameText(signature, expected)) groups.push(group)
+    else unverified++
+  }
+  return { groups, unverified }
+}
+
+/** What the code pull request's comments say of a group: its name, and the markers that named none. */
+export interface StatusGroupRead {
+  /** The group whose status comment the action wrote there; '' when none. */
+  group: string
+  /** Status markers that did not verify (another place, project or key, or a forgery). */
+  unverified: number
+  /** Markers that verify, in comments by another author than the action's account (copies). */
+  copies: number
+}
+
+/**
+ * The group whose status comment is on the pull request `pr`: the first comment, oldest first within
+ * STATUS_READS, with a verified marker and written by the account the action writes as (one `GET /user`,
+ * read only once such a marker is seen). Throws the read's ReadFailure.
+ */
+export async function findStatusGroup(
+  reader: GitHubReader,
+  pr: PullRequestRef,
+  settings: Keys,
+  runner: Pick<Runner, 'serverUrl'>
+): Promise<StatusGroupRead> {
+  const read: StatusGroupRead = { group: '', unverified: 0, copies: 0 }
+  const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
+  let author: Author | null = null
+  for (let page = 1; page <= STATUS_READS.pages; page++) {
+    const comments = asArray(
+      await reader.get(
+        `${path}?per_page=${STATUS_READS.perPage}&page=${page}`,
+        "the pull request's comments",
+        'pull-requests: read'
+      )
+    ).map(asObject)
+    for (const comment of comments) {
+      if (count(comment.id) === undefined) continue
+      const { groups, unverified } = readStatusMarkers(text(comment.body), settings, pr, runner)
+      read.unverified += unverified
+      if (groups.length === 0) continue
+      author ??= await readAuthor(() => reader.get('/user', "the token's account", 'metadata: read'))
+      if (!isWrittenBy(author, comment.user)) {
+        read.copies++
+        continue
+      }
+      read.group = groups[0]
+      return read
+    }
+    if (comments.length < STATUS_READS.perPage) break
+  }
+  return read
+}
