@@ -15,7 +15,9 @@ import type { Settings } from '../inputs/settings.js'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
 import { findGroupPullRequest, GROUP_READS, type GroupPullRequest, type GroupRun } from './group-lookup.js'
-import { findStatusGroup, STATUS_READS } from './group-status-marker.js'
+import { findStatusGroup } from './group-status-marker.js'
+import { readAuthor } from '../github/author.js'
+import type { ListedThreadComment } from '../github/comment-pages.js'
 import { threadReadMs } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 
@@ -37,14 +39,16 @@ export type CodePullGroup =
   | { kind: 'own' }
 
 /**
- * Where the request on a pull request goes when its thread keeps no job: see CodePullGroup. Says once
- * what it found. Never throws a read's failure.
+ * Where the request on a pull request goes when its thread keeps no job: see CodePullGroup. The status
+ * comment is looked for in `firstPage`, the pull request's oldest comments, which reading the thread
+ * read already (it is posted at the group's first run there): a pull request that is no group's costs
+ * no request more. Says once what it found. Never throws a read's failure.
  */
 export async function findCodePullGroup(
   request: TriggeringComment,
+  firstPage: readonly ListedThreadComment[],
   settings: Reading,
-  signal: AbortSignal,
-  { runner, github }: { runner: Runner; github: GitHubSession }
+  { runner, github, signal }: { runner: Runner; github: GitHubSession; signal: AbortSignal }
 ): Promise<CodePullGroup> {
   const [owner, repo] = request.repository.split('/')
   if (request.thread.kind !== 'pull request' || !owner || !repo || !settings.docsRepository) return { kind: 'none' }
@@ -53,7 +57,10 @@ export async function findCodePullGroup(
   const pr = { owner, repo, number: request.thread.number }
   const where = `Pull request #${pr.number}`
   try {
-    const status = await findStatusGroup(reader, pr, settings, runner)
+    const status = await findStatusGroup(firstPage, pr, settings, {
+      runner,
+      readAuthor: () => readAuthor(() => reader.get('/user', "the token's account", 'metadata: read'), signal)
+    })
     if (!status.group) {
       if (status.unverified + status.copies > 0) log.notice(unverifiedStatusNotice(where, settings.projectId))
       return { kind: 'none' }
@@ -130,12 +137,12 @@ function unseen(failure: ReadFailure, where: string, timeoutMs: number, group = 
   return { kind: 'own' }
 }
 
-/** The reads' bounds: the status comment's pages and the account, then the group's look-up, within a share of the timeout. */
+/** The reads' bounds: the account, then the group's look-up, within a share of the timeout. */
 function limitsFor(timeoutMs: number): ReadLimits {
   const totalMs = threadReadMs(timeoutMs)
   const { listPages, maxPulls, commentPages } = GROUP_READS
   return {
-    maxRequests: STATUS_READS.pages + 1 + 2 * (listPages + maxPulls * commentPages + 1),
+    maxRequests: 1 + 2 * (listPages + maxPulls * commentPages + 1),
     totalMs,
     requestMs: Math.min(5000, totalMs),
     maxBodyBytes: 8 * 1024 * 1024

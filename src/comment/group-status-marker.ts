@@ -3,9 +3,8 @@
 // so the routing reads which group's comment is there: only a marker that verifies under this run's
 // key for this pull request, in a comment the account the action writes as wrote (github/author.ts),
 // names a group. A copy in anyone else's comment, or one signed for another place or key, names none.
-import { asArray, asObject, count, text } from '../github/json-shape.js'
-import { isWrittenBy, readAuthor, type Author } from '../github/author.js'
-import type { GitHubReader } from '../github/reader.js'
+import { isWrittenBy, type Author } from '../github/author.js'
+import type { ListedThreadComment } from '../github/comment-pages.js'
 import type { PullRequestRef } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
@@ -16,9 +15,6 @@ type Keys = Pick<Settings, 'apiKey' | 'projectId'>
 
 /** A group's name, as the group input takes it (inputs/group-settings.ts), then the signature. */
 const STATUS_MARKER = /<!-- docs-agent-group-status: ([A-Za-z0-9][A-Za-z0-9._-]{0,38}) s1\.([A-Za-z0-9_-]{1,100}) -->/g
-
-/** The code pull request's comments read for the status comment: it is posted at the group's first run there. */
-export const STATUS_READS = { pages: 3, perPage: 100 } as const
 
 /**
  * The hidden marker by which the code pull request's one comment for a group is found again, signed
@@ -72,41 +68,30 @@ export interface StatusGroupRead {
 }
 
 /**
- * The group whose status comment is on the pull request `pr`: the first comment, oldest first within
- * STATUS_READS, with a verified marker and written by the account the action writes as (one `GET /user`,
- * read only once such a marker is seen). Throws the read's ReadFailure.
+ * The group whose status comment is among `comments` (the pull request's first page: the comment is
+ * posted at the group's first run there), oldest first: the first comment with a verified marker that
+ * the account the action writes as wrote (`readAuthor`: one `GET /user`, read only once such a marker
+ * is seen). Throws what `readAuthor` throws (a cancel).
  */
 export async function findStatusGroup(
-  reader: GitHubReader,
+  comments: readonly ListedThreadComment[],
   pr: PullRequestRef,
   settings: Keys,
-  runner: Pick<Runner, 'serverUrl'>
+  { runner, readAuthor }: { runner: Pick<Runner, 'serverUrl'>; readAuthor: () => Promise<Author> }
 ): Promise<StatusGroupRead> {
   const read: StatusGroupRead = { group: '', unverified: 0, copies: 0 }
-  const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
   let author: Author | null = null
-  for (let page = 1; page <= STATUS_READS.pages; page++) {
-    const comments = asArray(
-      await reader.get(
-        `${path}?per_page=${STATUS_READS.perPage}&page=${page}`,
-        "the pull request's comments",
-        'pull-requests: read'
-      )
-    ).map(asObject)
-    for (const comment of comments) {
-      if (count(comment.id) === undefined) continue
-      const { groups, unverified } = readStatusMarkers(text(comment.body), settings, pr, runner)
-      read.unverified += unverified
-      if (groups.length === 0) continue
-      author ??= await readAuthor(() => reader.get('/user', "the token's account", 'metadata: read'))
-      if (!isWrittenBy(author, comment.user)) {
-        read.copies++
-        continue
-      }
-      read.group = groups[0]
-      return read
+  for (const comment of comments) {
+    const { groups, unverified } = readStatusMarkers(comment.body, settings, pr, runner)
+    read.unverified += unverified
+    if (groups.length === 0) continue
+    author ??= await readAuthor()
+    if (!isWrittenBy(author, { login: comment.login, type: comment.type })) {
+      read.copies++
+      continue
     }
-    if (comments.length < STATUS_READS.perPage) break
+    read.group = groups[0]
+    return read
   }
   return read
 }

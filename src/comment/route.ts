@@ -4,7 +4,7 @@ import type { Settings } from '../inputs/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Runner } from '../github/runner.js'
 import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-lookup.js'
-import { findThreadJob, type ReadJob } from './thread-job.js'
+import { findThreadJob, type ReadJob, type ThreadJob } from './thread-job.js'
 import { findCodePullGroup } from './code-pull-group.js'
 import { log } from '../runtime/log.js'
 import type { TriggeringComment } from './trigger.js'
@@ -79,7 +79,7 @@ export async function decideRoute(
       case 'unseen':
         return { kind: 'create' }
       case 'none':
-        return routeByCodePullRequest(settings, ask, thread.left, { runner, github, signal, readJob })
+        return routeByCodePullRequest(settings, ask, thread, { runner, github, signal, readJob })
       default:
         return assertNever(thread, 'thread job')
     }
@@ -94,15 +94,16 @@ export async function decideRoute(
 /**
  * A request its thread's job does not take: on a group's code pull request, the group's (its open docs
  * pull request's job, or the group's next job); otherwise a new job, which the thread then keeps.
- * `left` says why the thread's own job does not take it, when it had one.
+ * `left` says why the thread's own job does not take it, when it had one; `firstPage` is the thread's
+ * oldest comments, read on the way, where the group's status comment is.
  */
 async function routeByCodePullRequest(
   settings: Settings,
   ask: RouteAsk,
-  left: string | null,
+  { left, firstPage }: Extract<ThreadJob, { kind: 'none' }>,
   { runner, github, signal }: RouteReads
 ): Promise<Route> {
-  const code = await findCodePullGroup(ask.comment, settings, signal, { runner, github })
+  const code = await findCodePullGroup(ask.comment, firstPage, settings, { runner, github, signal })
   const toGroup = code.kind === 'open' || code.kind === 'next'
   const instead = toGroup ? "this request goes to the group's docs (above)" : 'this request starts a new job'
   if (left) log.info(`${left}: ${instead}, which the thread then keeps.`)

@@ -7,7 +7,7 @@
 // job. The newest comment holding a verified record (or the note on the agent's own pull request, or
 // a note left on the thread by an earlier version) wins, read newest page first on a thread of any
 // length. Only the signature counts: a copied or forged record routes nothing.
-import { scanCommentsNewestFirst, type ThreadRef } from '../github/comment-pages.js'
+import { scanCommentsNewestFirst, type ListedThreadComment, type ThreadRef } from '../github/comment-pages.js'
 import { asObject } from '../github/json-shape.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
@@ -44,6 +44,8 @@ export interface ThreadRecordRead {
   unverified: number
   /** Whether every page newer than the record (or than the oldest page read) was read. */
   complete: boolean
+  /** The thread's first page of comments (its oldest), as read on the way. */
+  firstPage: ListedThreadComment[]
 }
 
 /**
@@ -60,7 +62,7 @@ export async function readThreadRecord(
   const thread = threadOf(request)
   const notePlace = findNotePlace(thread, settings, runner)
   const recordPlace = findRecordPlace(thread, settings, runner)
-  const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true }
+  const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true, firstPage: [] }
   if (!notePlace || !recordPlace) return read
   const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
   const pages = { what: "the thread's comments", permission, maxPages: THREAD_READS.maxPages }
@@ -75,6 +77,7 @@ export async function readThreadRecord(
     return read.jobId !== ''
   })
   read.complete = scan.complete
+  read.firstPage = scan.firstPage
   return read
 }
 
@@ -82,13 +85,16 @@ export async function readThreadRecord(
  * What the request's thread says of where it goes: `kept`, the job it keeps, to send the request to as
  * a follow-up (`via: 'note'` on the job's own pull request, `'thread'` elsewhere); `none`, no job of the
  * thread's takes it (`left`: why the job it had does not, for the caller to say with what it does
- * instead; null when no record verifies there); `unseen`, GitHub did not answer within the reads'
+ * instead; null when no record verifies there; `firstPage`: the thread's oldest comments, as read on
+ * the way, where a group's status comment is); `unseen`, GitHub did not answer within the reads'
  * share of the timeout (said): the request starts a new job, with nothing more read.
  */
 export type ThreadJob =
-  { kind: 'kept'; jobId: string; via: 'note' | 'thread' } | { kind: 'none'; left: string | null } | { kind: 'unseen' }
+  | { kind: 'kept'; jobId: string; via: 'note' | 'thread' }
+  | { kind: 'none'; left: string | null; firstPage: ListedThreadComment[] }
+  | { kind: 'unseen' }
 
-const NONE: ThreadJob = { kind: 'none', left: null }
+const NONE: Extract<ThreadJob, { kind: 'none' }> = { kind: 'none', left: null, firstPage: [] }
 
 /**
  * The job the request's thread keeps (see ThreadJob): none when no record verifies there, the thread's
@@ -116,10 +122,12 @@ export async function findThreadJob(
     if (!jobId) {
       if (found.unverified > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
       if (!found.complete) log.notice(unreadPagesNotice(where))
-      return NONE
+      return { ...NONE, firstPage: found.firstPage }
     }
+    const { firstPage } = found
     if (found.state !== 'open') {
-      return { kind: 'none', left: `${where}'s last job, ${jobId}, is done with (its reply there says how it ended)` }
+      const left = `${where}'s last job, ${jobId}, is done with (its reply there says how it ended)`
+      return { kind: 'none', left, firstPage }
     }
     const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, github)
     if (kept === 'own pull request') {
@@ -129,7 +137,7 @@ export async function findThreadJob(
       )
       return { kind: 'kept', jobId, via: 'note' }
     }
-    if (kept !== 'yes') return { kind: 'none', left: `${where} kept job ${jobId}, ${kept}` }
+    if (kept !== 'yes') return { kind: 'none', left: `${where} kept job ${jobId}, ${kept}`, firstPage }
     log.info(
       `${where} keeps job ${jobId} (from the action's signed record there): this request goes to it as a follow-up ` +
         `message. "${trigger} ${FRESH_FLAG} <instruction>" starts a new job instead, which the thread then keeps.`
