@@ -1,8 +1,8 @@
 // A request on a group's code pull request goes to the group's docs. A group run on a `pull_request`
-// event keeps one status comment on the code pull request, signed for the group (group-status-marker.ts);
+// event keeps one status comment on the code pull request, signed for the group (group/group-status-marker.ts);
 // a `/docs` there that its thread's own job does not take is the group's: it goes, as a follow-up
 // message, to the job of the group's open docs pull request, found as the group's runs find it (its
-// label and the signed group marker in the action's note: group-lookup.ts). With no docs pull request
+// label and the signed group marker in the action's note: group/group-lookup.ts). With no docs pull request
 // open, it starts the group's next job, whose pull request becomes the group's, from the group's mark:
 // the changes since the mark still go with the group's next run. The reads keep within their own share
 // of the timeout, as the thread's do: when GitHub does not answer, the request starts a job of its own.
@@ -14,8 +14,8 @@ import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
-import { findGroupPullRequest, GROUP_READS, type GroupPullRequest, type GroupRun } from './group-lookup.js'
-import { findStatusGroup } from './group-status-marker.js'
+import { findGroupPullRequest, GROUP_READS, type GroupPullRequest, type GroupRun } from '../group/group-lookup.js'
+import { findStatusGroup } from '../group/group-status-marker.js'
 import { readAuthor } from '../github/author.js'
 import type { ListedThreadComment } from '../github/comment-pages.js'
 import { threadReadMs } from './thread-job.js'

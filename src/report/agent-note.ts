@@ -4,15 +4,10 @@
 // and only on a pull request in the repository the job's record names as its source.
 import type { TriggeringComment } from '../comment/trigger.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
-import {
-  isSourceOf,
-  signMarker,
-  readNotesOn,
-  openReader,
-  findNotePlace,
-  parsePullRequestLink
-} from '../comment/agent-pull-request.js'
-import { asObject, login, sha } from '../github/json-shape.js'
+import { isSourceOf, signMarker, readNotesOn } from '../comment/agent-pull-request.js'
+import { openReader, findNotePlace, parsePullRequestLink } from '../github/note-place.js'
+import { eventNameOf } from '../github/event.js'
+import { login } from '../github/json-shape.js'
 import { runLink } from '../github/octokit.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
@@ -21,9 +16,9 @@ import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
-import { groupMarker } from '../comment/group-job.js'
-import { labelGroupPullRequest } from './group-record.js'
-import { noteCutBy, postNote, wordWriteFailure } from './post-note.js'
+import { groupMarker } from '../group/group-job.js'
+import { labelGroupPullRequest } from '../group/group-record.js'
+import { noteCutBy, postNote, wordWriteFailure } from '../github/post-note.js'
 import { mayReadAgain } from '../github/read-again.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
@@ -111,7 +106,7 @@ export async function leaveAgentNote({
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const cut = noteCutBy(signal)
-    const why = cut ? `${cut}.` : wordWriteFailure(error)
+    const why = cut ? `${cut}.` : wordWriteFailure(error, Input.githubToken)
     if (group) {
       log.warning(
         `Could not leave group ${group.name}'s note on ${where} naming job ${jobId}: ${why} The group's next run does ` +
@@ -172,13 +167,13 @@ function requestedBy(comment: TriggeringComment | null, runner: Runner): string 
     const who = login(comment.author)
     return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
   }
-  const event = runner.eventName
-  if (event === 'push') {
-    const payload = asObject(runner.payload)
-    const before = sha(payload.before).slice(0, 7)
-    const after = sha(payload.after).slice(0, 7)
+  const { event } = runner
+  if (event.name === 'push') {
+    const before = event.before.slice(0, 7)
+    const after = event.after.slice(0, 7)
     const branch = runner.refName ? ` to ${oneLineCodeSpan(runner.refName, 100)}` : ''
     return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
   }
-  return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''
+  const name = eventNameOf(event)
+  return /^[a-z_]{1,40}$/.test(name) ? `a ${name} event` : ''
 }

@@ -7,7 +7,7 @@
 // marker in an outsider's comment, or one that does not verify, routes nowhere: the comment starts a job
 // of its own, and the log says why. A GitHub that does not answer lets the create out, within its bound.
 import { afterAll, describe, expect, it } from 'vitest'
-import { statusSignature, groupStatusMarker } from '../../src/comment/group-status-marker.js'
+import { statusSignature, groupStatusMarker } from '../../src/group/group-status-marker.js'
 import { inputsFor, runAction, type ActionRun } from '../support/run-action.js'
 import { issueCommentEvent, removeEventFiles, runnerEnvironment } from '../support/stand-in-github.js'
 import {

@@ -11,14 +11,14 @@ import {
   routedJobId,
   type Route
 } from '../../../src/comment/route.js'
-import type { GroupRun } from '../../../src/comment/group-lookup.js'
+import type { GroupRun } from '../../../src/group/group-lookup.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 import { openGitHubSession } from '../../../src/github/session.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
 import { signMarker } from '../../../src/comment/agent-pull-request.js'
-import { groupMarker } from '../../../src/comment/group-job.js'
-import { groupStatusMarker, statusSignature } from '../../../src/comment/group-status-marker.js'
+import { groupMarker } from '../../../src/group/group-job.js'
+import { groupStatusMarker, statusSignature } from '../../../src/group/group-status-marker.js'
 import { startStandInGitHub, type SeededComment } from '../../support/stand-in-github.js'
 
 const signal = new AbortController().signal

@@ -9,10 +9,10 @@
 // the mark: the last commit whose changes the group's job was given. So a copied label or marker,
 // another project's, or another group's, routes nothing, and the mark cannot be moved without the key.
 import { createHmac } from 'node:crypto'
-import { asObject, count, sha } from '../github/json-shape.js'
+import { sha } from '../github/json-shape.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
-import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from '../github/note-place.js'
 import type { Runner } from '../github/runner.js'
 
 const GROUP_VERSION = 'docs-agent-group-v1'
@@ -94,11 +94,10 @@ export function withGroupMarker(body: string, group: string, marker: string): st
  * commit (GITHUB_SHA). It becomes the group's mark once the prompt is delivered.
  */
 export function coveredCommit(runner: Runner): string {
-  const payload = asObject(runner.payload)
-  const event = runner.eventName
-  if (event === 'push') return sha(payload.after) || sha(runner.sha)
-  if (event === 'pull_request' || event === 'pull_request_target') {
-    return sha(asObject(asObject(payload.pull_request).head).sha) || sha(runner.sha)
+  const { event } = runner
+  if (event.name === 'push') return event.after || sha(runner.sha)
+  if (event.name === 'pull_request' || event.name === 'pull_request_target') {
+    return event.pullRequest?.head.sha || sha(runner.sha)
   }
   return sha(runner.sha)
 }
@@ -117,12 +116,10 @@ export interface CodePullRequest {
 
 /** The event's pull request, when the run is for a `pull_request` (or `pull_request_target`) event. */
 export function codePullRequestOf(runner: Runner): CodePullRequest | null {
-  const event = runner.eventName
-  if (event !== 'pull_request' && event !== 'pull_request_target') return null
-  const payload = asObject(runner.payload)
-  const pull = asObject(payload.pull_request)
-  const number = count(pull.number) ?? count(payload.number)
+  const { event } = runner
+  if (event.name !== 'pull_request' && event.name !== 'pull_request_target') return null
+  const number = event.pullRequest?.number
   const [owner, repo] = runner.repository.split('/')
   if (!number || !owner || !repo) return null
-  return { pr: { owner, repo, number }, closed: payload.action === 'closed', merged: pull.merged === true }
+  return { pr: { owner, repo, number }, closed: event.action === 'closed', merged: event.pullRequest?.merged === true }
 }

@@ -1,5 +1,5 @@
-// The signed marker of the one comment a group keeps on its code pull request (report/group-status.ts
-// writes the comment), and its reading. A `/docs` comment on that pull request asks the group's job,
+// The signed marker of the one comment a group keeps on its code pull request (group-status.ts writes
+// the comment), and its reading. A `/docs` comment on that pull request asks the group's job,
 // so the routing reads which group's comment is there: only a marker that verifies under this run's
 // key for this pull request, in a comment the account the action writes as wrote (github/author.ts),
 // names a group. A copy in anyone else's comment, or one signed for another place or key, names none.
@@ -8,7 +8,7 @@ import type { ListedThreadComment } from '../github/comment-pages.js'
 import type { PullRequestRef } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
-import { findNotePlace, sameText } from './agent-pull-request.js'
+import { findNotePlace, sameText } from '../github/note-place.js'
 import { groupSignature } from './group-job.js'
 
 type Keys = Pick<Settings, 'apiKey' | 'projectId'>
