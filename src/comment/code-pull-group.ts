@@ -83,7 +83,7 @@ async function findGroupDocs(
   where: string
 ): Promise<CodePullGroup> {
   const repository = settings.docsRepository
-  const lookup = await findGroupPullRequest(settings, name, repository, reader, runner)
+  const lookup = await findGroupPullRequest({ name, repository }, settings, reader, runner)
   switch (lookup.kind) {
     case 'found': {
       const { found } = lookup

@@ -27,14 +27,16 @@ export function groupLabel(group: string): string {
   return `${GROUP_LABEL_PREFIX}${group}`
 }
 
-/** The signature of a group marker: HMAC-SHA256 under HMAC(apiKey, "docs-agent-group-v1"). */
-export function groupSignature(
-  { apiKey }: NoteKey,
-  place: NotePlace,
-  jobId: string,
-  group: string,
+/** What a group marker names besides its place: the group's job, the group, and its mark. */
+export interface GroupMark {
+  jobId: string
+  group: string
+  /** The last commit whose changes the group's job was given; '' when none yet. */
   mark: string
-): string {
+}
+
+/** The signature of a group marker: HMAC-SHA256 under HMAC(apiKey, "docs-agent-group-v1"). */
+export function groupSignature({ apiKey }: NoteKey, place: NotePlace, { jobId, group, mark }: GroupMark): string {
   const key = createHmac('sha256', apiKey).update(GROUP_VERSION).digest()
   const covered = JSON.stringify([
     GROUP_VERSION,
@@ -50,9 +52,10 @@ export function groupSignature(
 }
 
 /** The hidden marker that makes a pull request the group's, signed for its place. */
-export function groupMarker(key: NoteKey, place: NotePlace, jobId: string, group: string, mark: string): string {
+export function groupMarker(key: NoteKey, place: NotePlace, marked: GroupMark): string {
+  const { jobId, group, mark } = marked
   const shown = mark || '-'
-  const signature = groupSignature(key, place, jobId, group, mark)
+  const signature = groupSignature(key, place, marked)
   return `<!-- docs-agent-group: ${encodeId(group)} ${encodeId(jobId)} ${shown} g1.${signature} -->`
 }
 
@@ -72,7 +75,7 @@ export function markedGroups(
       found.push({ jobId: '', mark, verified: false })
       continue
     }
-    const verified = sameText(signature, groupSignature(key, place, jobId, group, mark))
+    const verified = sameText(signature, groupSignature(key, place, { jobId, group, mark }))
     found.push({ jobId, mark, verified })
   }
   return found

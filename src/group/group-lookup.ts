@@ -114,9 +114,8 @@ type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
  * to say once.
  */
 export async function findGroupPullRequest(
+  { name: group, repository }: Pick<GroupSettings, 'name' | 'repository'>,
   settings: Keys,
-  group: string,
-  repository: string,
   reader: GitHubReader,
   runner: Runner
 ): Promise<GroupLookup> {
@@ -259,7 +258,7 @@ export async function lookUpGroup(
     )
   }
   try {
-    const lookup = await findGroupPullRequest(settings, group.name, group.repository, reader, runner)
+    const lookup = await findGroupPullRequest(group, settings, reader, runner)
     const open = lookup.kind === 'found' ? lookup.found : null
     const mark = open?.mark ?? (lookup.kind === 'none' ? (lookup.previous?.mark ?? '') : '')
     const { ancestry, failure } =

@@ -37,7 +37,7 @@ export function statusSignature(
   runner: Pick<Runner, 'serverUrl'>
 ): string {
   const place = findNotePlace(pr, settings, runner)
-  return place ? groupSignature(settings, place, '', group, '') : ''
+  return place ? groupSignature(settings, place, { jobId: '', group, mark: '' }) : ''
 }
 
 /** The groups whose status marker in `body` verifies for the pull request `pr`, and how many markers did not. */

@@ -97,7 +97,7 @@ export async function leaveAgentNote({
       if (notes.some((note) => note.verified && note.jobId === jobId)) return
     }
     const signed = group
-      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
+      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, { jobId, group: group.name, mark: group.mark })}`
       : signMarker(settings, place, jobId)
     const body = (server: string) => noteBody(signed, jobId, comment, trigger, server, runner, group?.name)
     const octokit = await postNote(github, pr, body, signal)

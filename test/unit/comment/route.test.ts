@@ -81,7 +81,7 @@ describe("deciding the route of a comment on a group's code pull request", () =>
     )
   const groupNote = (): string => {
     const place = { host: 'github.example', pr: { owner: OWNER, repo: REPO, number: 31 }, projectId: 'docs' }
-    return `${signMarker({ apiKey: KEY }, place, 'job_g')}\n${groupMarker({ apiKey: KEY }, place, 'job_g', 'code-pr-7', MARK)}`
+    return `${signMarker({ apiKey: KEY }, place, 'job_g')}\n${groupMarker({ apiKey: KEY }, place, { jobId: 'job_g', group: 'code-pr-7', mark: MARK })}`
   }
   const ask = {
     fresh: false,
