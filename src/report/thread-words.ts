@@ -101,8 +101,8 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
 
 /**
  * Where the request went, when the thread alone does not say it: on a group's code pull request, the
- * group's docs pull request (its job got the instruction), or the group's next job (its last docs pull
- * request is closed); null for every other route. The pull request is named as GitHub's own reference,
+ * group's docs pull request (the job the reply names is its job), or the group's next job (its last docs
+ * pull request is closed); null for every other route. Said after the sentence that names the job. The pull request is named as GitHub's own reference,
  * `owner/repo#7` (the group's repository and a number, both checked), which GitHub renders as its link.
  */
 export function describeRouteOnThread(route: Route): string | null {
@@ -110,8 +110,8 @@ export function describeRouteOnThread(route: Route): string | null {
     case 'message':
       if (route.via !== 'status') return null
       return (
-        `It went to group ${codeSpan(neutralise(route.group))}'s docs pull request, ${reference(route.docs.pr)}, ` +
-        `whose job works on it: this pull request's docs status comment names the group.`
+        `That is group ${codeSpan(neutralise(route.group))}'s job, on its docs pull request ${reference(route.docs.pr)}, ` +
+        `which this pull request's docs status comment shows.`
       )
     case 'create': {
       const { group } = route

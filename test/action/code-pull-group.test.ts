@@ -88,7 +88,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
       )
       const [reply] = repliesOnCode(w)
       expect(reply.body).toContain(
-        `It went to group \`${GROUP}\`'s docs pull request, ${REPO}#31, whose job works on it: this pull request's docs status comment names the group.`
+        `That is group \`${GROUP}\`'s job, on its docs pull request ${REPO}#31, which this pull request's docs status comment shows.`
       )
       // No second docs pull request: the group's note is on #31 alone.
       expect(w.github.comments.filter((c) => c.body.includes('<!-- docs-agent-group: '))).toHaveLength(1)
