@@ -105,11 +105,6 @@ export function coveredCommit(runner: Runner): string {
   return sha(runner.sha)
 }
 
-/** A pull request's page on the GitHub the workflow runs on. */
-export function pullUrl(pr: PullRequestRef, { serverUrl }: Pick<Runner, 'serverUrl'>): string {
-  return `${serverUrl}/${pr.owner}/${pr.repo}/pull/${pr.number}`
-}
-
 /** The code pull request a `pull_request` event is about, and whether it was closed (merged or not). */
 export interface CodePullRequest {
   pr: PullRequestRef

@@ -10,11 +10,12 @@ import {
   groupLabel,
   groupMarker,
   markedGroups,
-  pullUrl,
   withGroupMarker,
   type CodePullRequest
 } from './group-job.js'
-import { readAncestry, readTwice, type GroupRun } from './group-lookup.js'
+import { readAncestry, type GroupKeys, type GroupRun } from './group-lookup.js'
+import { readTwice } from '../github/read-again.js'
+import { pullRequestUrl } from '../github/pull-request-ref.js'
 import { findNotePlace, openReader, parsePullRequestLink } from '../github/note-place.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { asObject, text } from '../github/json-shape.js'
@@ -22,7 +23,6 @@ import type { Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
 import { wordWriteFailure } from '../github/post-note.js'
 import { Input } from '../inputs/action-names.js'
-import type { Settings } from '../inputs/settings.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -30,8 +30,6 @@ import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './g
 import type { GitHubRun } from '../github/session.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
-
-type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
 
 /**
  * Runs a GitHub write within its time limit (held for the whole call, see timeLimit), once more when
@@ -91,7 +89,7 @@ export async function labelGroupPullRequest(
  */
 export async function moveGroupMark(
   group: GroupRun,
-  settings: Keys,
+  settings: GroupKeys,
   signal: AbortSignal,
   { runner, github }: GitHubRun
 ): Promise<void> {
@@ -182,7 +180,7 @@ export async function tellDocsCodeClosed(
   if (!open) return { docs: null, untold: null }
   const docs = `#${open.pr.number} of ${open.pr.owner}/${open.pr.repo}`
   const server = runner.serverUrl
-  const link = `${server}/${code.pr.owner}/${code.pr.repo}/pull/${code.pr.number}`
+  const link = pullRequestUrl(code.pr, server)
   const compare = unsent && `${server}/${code.pr.owner}/${code.pr.repo}/compare/${unsent.from}...${unsent.to}`
   const body = blankSecrets(
     `📝 The code pull request [${code.pr.owner}/${code.pr.repo}#${code.pr.number}](${link}) that this docs pull request ` +
@@ -253,7 +251,7 @@ export interface EndedGroupRun {
   group: GroupRun
   /** What reached the service: a create, a message to the group's job, or nothing. */
   delivered: 'create' | 'message' | undefined
-  settings: Keys
+  settings: GroupKeys
   /** The code pull request's comment for the group, shown while the run went; null when there is none. */
   statusComment: GroupStatusComment | null
 }
@@ -290,6 +288,6 @@ export async function recordGroupRun(
   if (!statusComment) return
   const prLink = delivered === 'create' && outcome.job?.status === 'completed' ? outcome.job.prLink : null
   const pr = prLink ? parsePullRequestLink(prLink, runner.serverUrl) : null
-  const fromJob = pr && { pr, url: pullUrl(pr, runner) }
+  const fromJob = pr && { pr, url: pullRequestUrl(pr, runner.serverUrl) }
   await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob), signal)
 }

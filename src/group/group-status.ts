@@ -3,11 +3,10 @@
 // run goes (github/live-comment.ts), and found again on later runs.
 import { codePullRequestOf } from './group-job.js'
 import { groupStatusMarker, statusSignature } from './group-status-marker.js'
-import type { GroupRun } from './group-lookup.js'
+import type { GroupKeys, GroupRun } from './group-lookup.js'
 import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { Octokit } from '../github/octokit.js'
-import type { Settings } from '../inputs/settings.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { keepLiveComment, type CommentPlace } from '../github/live-comment.js'
@@ -15,8 +14,6 @@ import { Input } from '../inputs/action-names.js'
 import type { GitHubRun } from '../github/session.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
-
-type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
 
 /**
  * What the group's record reads of how the run ended: the run's RunOutcome (report/run-outcome.ts)
@@ -86,7 +83,7 @@ const STATUS_CALL_MS = 10_000
  */
 export function startGroupStatusComment(
   group: GroupRun,
-  settings: Keys,
+  settings: GroupKeys,
   { runner, github }: GitHubRun
 ): GroupStatusComment | null {
   const code = codePullRequestOf(runner)
