@@ -15,8 +15,6 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
-import { handOverJob } from '../run/hand-over.js'
-import { claimRecordsOfJob } from '../run/settle-records.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
 import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
 import type { GroupStatusComment } from '../report/group-status.js'
@@ -48,6 +46,11 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const group = route && routedGroup(route)
   const { runner } = start
   try {
+    // Loaded now, after the create: the run's first request waits for neither (docs/benchmark.md).
+    const [{ claimRecordsOfJob }, { handOverJob }] = await Promise.all([
+      import('../run/settle-records.js'),
+      import('../run/hand-over.js')
+    ])
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
     // step before the summary, the reply and the note are written. A job an earlier run handed over
     // has its records claimed first: a reporting run telling it meanwhile leaves the note instead.
