@@ -11,9 +11,10 @@ const LAYERS = [
   'safety', // secrets, neutralising outside text, the credential scan, bounded JSON
   'runtime', // log, errors, deadline, durations, cancel, version
   'net', // HTTP transport, proxy settings, the retry policy
-  'github', // the event, GitHub's JSON shapes, its reader and client
+  'github', // the event, GitHub's JSON shapes, its reader and client, notes' places, bounded comment writes
   // The stages of a run, in the order a mode tells them.
   'inputs',
+  'group', // a group's docs pull request found, recorded, labelled and told: routing (comment/) finds it
   'comment',
   'context',
   'prompt',

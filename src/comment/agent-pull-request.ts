@@ -6,9 +6,9 @@
 // comment that holds it does not matter, and is not guessed: a marker written without the key, copied
 // to another pull request or repository, or left for another project, names no job here. What the
 // signature proves, and what it does not, is in docs/security.md.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import { asArray, asObject, text } from '../github/json-shape.js'
-import type { GitHubReader, ReadLimits } from '../github/reader.js'
+import type { GitHubReader } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { TriggeringComment } from './trigger.js'
@@ -18,19 +18,16 @@ import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
 import { isJobId, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
-import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
-
-/** What a note's signature covers besides the job: where the note is, and for which project. */
-export interface NotePlace {
-  /** The host of the GitHub the workflow runs on (GITHUB_SERVER_URL's). */
-  host: string
-  pr: PullRequestRef
-  projectId: string
-}
-
-/** Who may sign and check notes: the project's API key, from which the note key is derived. */
-export type NoteKey = Pick<Settings, 'apiKey'>
+import {
+  decodeId,
+  encodeId,
+  findNotePlace,
+  openReader,
+  sameText,
+  type NoteKey,
+  type NotePlace
+} from '../github/note-place.js'
 
 // The marker: the job id percent-encoded (so no id can end the HTML comment or hold a blank), then
 // the signature's version and the signature, base64url. Its pattern takes any id a job may have: a
@@ -42,13 +39,7 @@ const MARKER = new RegExp(
   `<!-- docs-agent-job: ([^\\s<>]{1,${MAX_ENCODED_ID}})(?: v1\\.([A-Za-z0-9_-]{1,100}))? -->`,
   'g'
 )
-const { maxPages, perPage, requestTimeoutMs, totalMs } = AGENT_PULL_REQUEST_READS
-const LIMITS: ReadLimits = {
-  maxRequests: maxPages + 1,
-  totalMs,
-  requestMs: requestTimeoutMs,
-  maxBodyBytes: 8 * 1024 * 1024
-}
+const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
 /**
  * The signature of a note: HMAC-SHA256 under a key derived from the API key (never the key itself:
@@ -88,25 +79,6 @@ export function readMarkedJobs(body: string, key: NoteKey, place: NotePlace): { 
     found.push({ jobId, verified: signature !== undefined && sameText(signature, noteSignature(key, place, jobId)) })
   }
   return found
-}
-
-/**
- * The pull request a prLink names, when it is one on this GitHub (`serverUrl`'s host):
- * `https://host/owner/repo/pull/7`. A link to another host (GitLab, another GitHub) is not ours to note.
- */
-export function parsePullRequestLink(prLink: string, serverUrl: string): PullRequestRef | null {
-  let server: URL
-  try {
-    server = new URL(serverUrl)
-  } catch {
-    return null
-  }
-  const prefix = `https://${server.host}/`
-  if (!prLink.startsWith(prefix)) return null
-  const found = /^([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+)\/pull\/([1-9][0-9]{0,9})$/.exec(
-    prLink.slice(prefix.length)
-  )
-  return found ? { owner: found[1], repo: found[2], number: Number(found[3]) } : null
 }
 
 /**
@@ -212,42 +184,4 @@ export async function readNotesOn(
     if (comments.length < perPage) break
   }
   return marked
-}
-
-/** Where a note is, for its signature: null when this GitHub's address cannot be read. */
-export function findNotePlace(
-  pr: PullRequestRef,
-  { projectId }: Pick<Settings, 'projectId'>,
-  runner: Pick<Runner, 'serverUrl'>
-): NotePlace | null {
-  try {
-    return { host: new URL(runner.serverUrl).host, pr, projectId }
-  } catch {
-    return null
-  }
-}
-
-/** A job id as the marker holds it: percent-encoded, so no id can end the HTML comment or hold a blank. */
-export function encodeId(jobId: string): string {
-  return encodeURIComponent(jobId).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-}
-
-export function decodeId(encoded: string): string | null {
-  try {
-    return decodeURIComponent(encoded)
-  } catch {
-    return null
-  }
-}
-
-/** Compares two signatures in constant time. */
-export function sameText(given: string, expected: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
-/** A reader of GitHub's API within the agent's pull request's limits; null when GITHUB_API_URL is unusable. */
-export function openReader(github: Pick<GitHubSession, 'reader'>, signal: AbortSignal): GitHubReader | null {
-  return github.reader(LIMITS, signal)
 }

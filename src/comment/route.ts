@@ -3,7 +3,7 @@
 import type { Settings } from '../inputs/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Runner } from '../github/runner.js'
-import { lookUpGroup, type GroupPullRequest, type GroupRun } from './group-lookup.js'
+import { lookUpGroup, type GroupPullRequest, type GroupRun } from '../group/group-lookup.js'
 import { findThreadJob, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 import type { GitHubSession } from '../github/session.js'

@@ -11,7 +11,7 @@ import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } fro
 import type { GitHubReader } from '../github/reader.js'
 import type { Settings } from '../inputs/settings.js'
 import { isJobId } from '../safety/job-id.js'
-import { findNotePlace, sameText } from './agent-pull-request.js'
+import { findNotePlace, sameText } from '../github/note-place.js'
 import type { Runner } from '../github/runner.js'
 
 /** What a record is for: its kind is signed, so a record of one kind never reads as another. */

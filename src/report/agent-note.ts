@@ -4,14 +4,8 @@
 // and only on a pull request in the repository the job's record names as its source.
 import type { TriggeringComment } from '../comment/trigger.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
-import {
-  isSourceOf,
-  signMarker,
-  readNotesOn,
-  openReader,
-  findNotePlace,
-  parsePullRequestLink
-} from '../comment/agent-pull-request.js'
+import { isSourceOf, signMarker, readNotesOn } from '../comment/agent-pull-request.js'
+import { openReader, findNotePlace, parsePullRequestLink } from '../github/note-place.js'
 import { asObject, login, sha } from '../github/json-shape.js'
 import { runLink } from '../github/octokit.js'
 import { Input } from '../inputs/action-names.js'
@@ -21,9 +15,9 @@ import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
-import { groupMarker } from '../comment/group-job.js'
-import { labelGroupPullRequest } from './group-record.js'
-import { noteCutBy, postNote, wordWriteFailure } from './post-note.js'
+import { groupMarker } from '../group/group-job.js'
+import { labelGroupPullRequest } from '../group/group-record.js'
+import { noteCutBy, postNote, wordWriteFailure } from '../github/post-note.js'
 import { mayReadAgain } from '../github/read-again.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
@@ -111,7 +105,7 @@ export async function leaveAgentNote({
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const cut = noteCutBy(signal)
-    const why = cut ? `${cut}.` : wordWriteFailure(error)
+    const why = cut ? `${cut}.` : wordWriteFailure(error, Input.githubToken)
     if (group) {
       log.warning(
         `Could not leave group ${group.name}'s note on ${where} naming job ${jobId}: ${why} The group's next run does ` +

@@ -1,7 +1,7 @@
 // What the agent did, for the summary and the final reply: the pull request a completed job opened,
 // read from GitHub when it is on the GitHub the workflow runs on. Any other ending, or a link to
 // another host, reads nothing.
-import { parsePullRequestLink } from '../comment/agent-pull-request.js'
+import { parsePullRequestLink } from '../github/note-place.js'
 import { Input } from '../inputs/action-names.js'
 import { readPullRequestDetails, type PullRequestDetails } from '../github/pull-request-details.js'
 import type { RunOutcome } from './run-ending.js'

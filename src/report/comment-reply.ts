@@ -9,8 +9,9 @@ import { describeEnding, type KnownJob, type RunOutcome, type ValueFormat } from
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { isFinal } from '../service/job-record.js'
-import { isSourceOf, parsePullRequestLink } from '../comment/agent-pull-request.js'
-import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from './live-comment.js'
+import { isSourceOf } from '../comment/agent-pull-request.js'
+import { parsePullRequestLink } from '../github/note-place.js'
+import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from '../github/live-comment.js'
 import type { GitHubSession } from '../github/session.js'
 import { threadRecord, wordEndingNotRecorded } from './thread-record.js'
 import type { Settings } from '../inputs/settings.js'
@@ -113,6 +114,7 @@ export function startCommentReplies(
     what: 'reply',
     where,
     requestTimeoutMs: REPLY_CALL_MS,
+    tokenInput: Input.githubToken,
     stamp: record.stamp
   })
   let start: (post: boolean) => void = () => {}
@@ -129,7 +131,9 @@ export function startCommentReplies(
     if (posted) log.info(`Replied on the ${where}: ${neutralise(String(posted.html_url))}`)
     return loaded
   })().catch((error: unknown) => {
-    log.warning(`Could not answer on the ${where}: ${describeGitHubError(error)} The job is not affected.`)
+    log.warning(
+      `Could not answer on the ${where}: ${describeGitHubError(error, Input.githubToken)} The job is not affected.`
+    )
     return null
   })
 

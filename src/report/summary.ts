@@ -30,7 +30,7 @@ export interface SummaryDetails {
   group?: GroupShown | null
 }
 
-/** A group as its run's summary names it (see GroupRun in comment/group-lookup.ts). */
+/** A group as its run's summary names it (see GroupRun in group/group-lookup.ts). */
 export interface GroupShown {
   name: string
   /** The group's docs pull request (the open one the run sent to, or the one its job opened); null for none. */

@@ -6,15 +6,15 @@
 // After the prompt: a context that could not read the changes since the mark holds the run too, since
 // sending less would move the mark over changes never sent. On an open code pull request, the one
 // comment showing its docs is shown at once (the ending stage gives it its final words).
-import { codePullRequestOf } from '../comment/group-job.js'
-import { isLasting } from '../comment/group-lookup.js'
+import { codePullRequestOf } from '../group/group-job.js'
+import { isLasting } from '../group/group-lookup.js'
 import { routedGroup, type Route } from '../comment/route.js'
 import { failureClause } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
-import { tellDocsCodeClosed } from '../report/group-record.js'
-import { groupStatusBefore, startGroupStatusComment, type GroupStatusComment } from '../report/group-status.js'
+import { tellDocsCodeClosed } from '../group/group-record.js'
+import { groupStatusBefore, startGroupStatusComment, type GroupStatusComment } from '../group/group-status.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import type { GitHubRun } from '../github/session.js'
 

@@ -3,7 +3,7 @@
 // reporting run to create), the run leaves a signed record of the job in the index
 // (report/job-index.ts) before it ends, and a pending commit status on the commit it was for. A
 // reporting run (`report: pending`) tells the ending later, where a held run would have.
-import type { GroupRun } from '../comment/group-lookup.js'
+import type { GroupRun } from '../group/group-lookup.js'
 import { type RecordPayload } from '../comment/signed-record.js'
 import { runLink } from '../github/octokit.js'
 import { gitHubIsSilent } from '../github/silence.js'
@@ -11,13 +11,14 @@ import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
 import { commitOfRun, setCommitStatus, statusOfJob } from '../report/commit-status.js'
 import { JobIndex, openIndexReader, INDEX_TITLE } from '../report/job-index.js'
-import { describeGitHubError } from '../report/live-comment.js'
+import { describeGitHubError } from '../github/live-comment.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { CommentAsk } from './comment-ask.js'
 import type { GitHubSession } from '../github/session.js'
+import { Input } from '../inputs/action-names.js'
 
 /** The hand-over's GitHub calls together (the index's listing, maybe its issue, the record, the status). */
 export const HAND_OVER_MS = 10_000
@@ -107,7 +108,7 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
   } catch (error) {
     // A warning, not a notice: the reply on a thread has said that the ending will be posted there.
     log.warning(
-      `Could not leave the record of ${what} for a reporting run: ${describeGitHubError(error)} ` +
+      `Could not leave the record of ${what} for a reporting run: ${describeGitHubError(error, Input.githubToken)} ` +
         `The workflow needs "issues: write" (and "statuses: write" for the commit's status). Its ending is not reported.`
     )
   } finally {

@@ -16,12 +16,13 @@ import { agentPullRequestShown } from '../report/agent-pull-request-shown.js'
 import { writeOutcomeReply } from '../report/comment-reply.js'
 import { setCommitStatus, statusOfJob } from '../report/commit-status.js'
 import type { IndexedRecord, JobIndex, JobRecord } from '../report/job-index.js'
-import { describeGitHubError } from '../report/live-comment.js'
+import { describeGitHubError } from '../github/live-comment.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import type { Job } from '../service/job-record.js'
 import type { GitHubSession } from '../github/session.js'
+import { Input } from '../inputs/action-names.js'
 
 /**
  * A claim older than this was left by a run that never finished (a reporter cancelled after its
@@ -161,7 +162,9 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
     })
     log.info(`Told the ending of job ${record.job} on ${where}.`)
   } catch (error) {
-    log.warning(`Could not tell the ending of job ${record.job} on ${where}: ${describeGitHubError(error)}`)
+    log.warning(
+      `Could not tell the ending of job ${record.job} on ${where}: ${describeGitHubError(error, Input.githubToken)}`
+    )
   } finally {
     limit.clear()
   }
@@ -182,7 +185,7 @@ async function completeCommitStatus(place: ReportPlace, record: JobRecord, statu
   } catch (error) {
     log.warning(
       `Could not complete the status of commit ${record.commit.slice(0, 7)} for job ${record.job}: ` +
-        `${describeGitHubError(error)} The workflow needs "statuses: write".`
+        `${describeGitHubError(error, Input.githubToken)} The workflow needs "statuses: write".`
     )
   }
 }

@@ -1,7 +1,7 @@
 // The stage that talks to the service: sends the prompt where the route says (a create, or a
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
 import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from '../comment/route.js'
-import { groupSendLine } from '../report/group-record.js'
+import { groupSendLine } from '../group/group-record.js'
 import { readPullRequestDetails } from '../github/pull-request-details.js'
 import { Input } from '../inputs/action-names.js'
 import { sendToGroupJob } from '../service/group-send.js'

@@ -2,11 +2,11 @@
 // look: the job summary, the reply on the thread (which also records the thread's job), and the note
 // on the pull request the job opened.
 import { leaveAgentNote } from '../report/agent-note.js'
-import type { GroupRun } from '../comment/group-lookup.js'
-import { recordGroupRun } from '../report/group-record.js'
-import type { GroupStatusComment } from '../report/group-status.js'
+import type { GroupRun } from '../group/group-lookup.js'
+import { recordGroupRun } from '../group/group-record.js'
+import type { GroupStatusComment } from '../group/group-status.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
-import { ENDING_DETAILS_MS, startEndingBound } from '../report/ending-bound.js'
+import { ENDING_DETAILS_MS, startEndingBound } from '../github/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../report/run-ending.js'
 import { wordServiceFailure, wordServiceFailureParts } from '../report/service-failure-words.js'
@@ -102,7 +102,7 @@ export async function tellEnding({
   try {
     const pullRequest = agentPullRequestShown(outcome, github, detailsLimit.signal)
     // A job the group's run created makes its pull request the group's, with the mark in the note;
-    // then the group's mark, label and code pull request comment (report/group-record.ts).
+    // then the group's mark, label and code pull request comment (group/group-record.ts).
     const groupNote =
       group && delivered === 'create' && group.lookup.kind !== 'unreadable'
         ? { name: group.settings.name, mark: group.covers, repository: group.settings.repository }

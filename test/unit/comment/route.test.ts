@@ -11,7 +11,7 @@ import {
   routedJobId,
   type Route
 } from '../../../src/comment/route.js'
-import type { GroupRun } from '../../../src/comment/group-lookup.js'
+import type { GroupRun } from '../../../src/group/group-lookup.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 import { openGitHubSession } from '../../../src/github/session.js'

@@ -1,26 +1,32 @@
 // What a run with a group leaves on GitHub once it has ended: the group's mark moved on the docs pull
 // request's note (only after a delivered message, and only forward: a create's note carries its mark
-// from the start, see agent-note.ts), the label that lets later runs find the pull request, the one
+// from the start, see report/agent-note.ts), the label that lets later runs find the pull request, the one
 // comment on a code pull request that shows its docs, and the word on the docs pull request when the
 // code pull request closes. Each GitHub call is bounded and tried once more after a failure GitHub may
 // not repeat; none fails the step: what could not be written is a warning that names the pull request
 // and what the next run does.
-import { groupLabel, groupMarker, markedGroups, withGroupMarker, type CodePullRequest } from '../comment/group-job.js'
-import { readAncestry, readTwice, type GroupPullRequest, type GroupRun } from '../comment/group-lookup.js'
-import { findNotePlace, openReader, parsePullRequestLink } from '../comment/agent-pull-request.js'
+import {
+  codePullRequestOf,
+  groupLabel,
+  groupMarker,
+  markedGroups,
+  pullUrl,
+  withGroupMarker,
+  type CodePullRequest
+} from './group-job.js'
+import { readAncestry, readTwice, type GroupPullRequest, type GroupRun } from './group-lookup.js'
+import { findNotePlace, openReader, parsePullRequestLink } from '../github/note-place.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
-import { codePullRequestOf, pullUrl } from '../comment/group-job.js'
 import { asObject, text } from '../github/json-shape.js'
 import type { Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
-import { wordWriteFailure } from './post-note.js'
+import { wordWriteFailure } from '../github/post-note.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
-import { groupStatusAfter, type GroupStatusComment } from './group-status.js'
-import type { RunOutcome } from './run-ending.js'
+import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './group-status.js'
 import type { GitHubRun } from '../github/session.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
@@ -71,7 +77,7 @@ export async function labelGroupPullRequest(
     log.info(`Labelled ${where} ${groupLabel(group)}: later runs with ${Input.group} ${group} find it by that label.`)
   } catch (error) {
     log.warning(
-      `Could not label ${where} ${groupLabel(group)}: ${wordWriteFailure(error)} The next run with ${Input.group} ${group} ` +
+      `Could not label ${where} ${groupLabel(group)}: ${wordWriteFailure(error, Input.githubToken)} The next run with ${Input.group} ${group} ` +
         `does not find it and creates a job of its own: add the label ${groupLabel(group)} to ${where} by hand.`
     )
   }
@@ -147,7 +153,7 @@ export async function moveGroupMark(
   } catch (error) {
     log.warning(
       `Could not update the note on ${where} to say the docs cover the changes up to ${short}: ` +
-        `${wordWriteFailure(error)} The next run of group ${name} sends this run's changes to the job again.`
+        `${wordWriteFailure(error, Input.githubToken)} The next run of group ${name} sends this run's changes to the job again.`
     )
   } finally {
     await reader?.close()
@@ -198,7 +204,7 @@ export async function tellDocsCodeClosed(
     )
     return { docs, untold: null }
   } catch (error) {
-    return { docs, untold: wordWriteFailure(error) }
+    return { docs, untold: wordWriteFailure(error, Input.githubToken) }
   }
 }
 
@@ -243,7 +249,7 @@ export function groupSendLine(
  * Never throws.
  */
 export async function recordGroupRun(
-  outcome: RunOutcome,
+  outcome: GroupEnding,
   group: GroupRun,
   delivered: 'create' | 'message' | undefined,
   settings: Keys,
@@ -258,7 +264,7 @@ export async function recordGroupRun(
   const code = codePullRequestOf(runner)
   // A merged code pull request whose last changes this run sent, or could not send: its docs pull
   // request is told now (a run that sent nothing at all told it before, as its ending).
-  const toldAlready = outcome.ending === 'held' && outcome.hold.why === 'code-closed'
+  const toldAlready = outcome.ending === 'held' && outcome.hold?.why === 'code-closed'
   if (code?.closed && !toldAlready) {
     const unsent = delivered ? null : { from: group.mark, to: group.covers }
     const told = await tellDocsCodeClosed(code, group, signal, onGitHub, unsent)

@@ -1,23 +1,39 @@
 // The one comment on a code pull request that shows its docs, for a group: which docs pull request,
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
-// run goes (report/live-comment.ts), and found again on later runs.
-import { codePullRequestOf, groupSignature } from '../comment/group-job.js'
-import { findNotePlace } from '../comment/agent-pull-request.js'
-import type { GroupRun } from '../comment/group-lookup.js'
+// run goes (github/live-comment.ts), and found again on later runs.
+import { codePullRequestOf, groupSignature } from './group-job.js'
+import { findNotePlace } from '../github/note-place.js'
+import type { GroupRun } from './group-lookup.js'
 import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { Octokit } from '../github/octokit.js'
 import type { Settings } from '../inputs/settings.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
-import { keepLiveComment, type CommentPlace } from './live-comment.js'
-import type { RunOutcome } from './run-ending.js'
+import { keepLiveComment, type CommentPlace } from '../github/live-comment.js'
+import { Input } from '../inputs/action-names.js'
 import type { GitHubRun } from '../github/session.js'
 import type { Runner } from '../github/runner.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
 type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
+
+/**
+ * What the group's record reads of how the run ended: the run's RunOutcome (report/run-outcome.ts)
+ * carries all of it, and is passed as it is.
+ */
+export interface GroupEnding {
+  ending: string
+  /** Why a `held` run sent nothing. */
+  hold?: { why: string }
+  /** The job's id; empty when no job is known. */
+  jobId: string
+  /** The job as last seen; null if it was never read. */
+  job: { status: string; prLink: string | null } | null
+  /** The run sent (or was sending) the prompt to the group's job as a follow-up message. */
+  followUp?: boolean
+}
 
 /** What the code pull request's comment shows of its docs. */
 export interface GroupStatus {
@@ -118,7 +134,8 @@ export function startGroupStatusComment(
     place,
     what: 'docs status',
     where: `pull request #${number}`,
-    requestTimeoutMs: STATUS_CALL_MS
+    requestTimeoutMs: STATUS_CALL_MS,
+    tokenInput: Input.githubToken
   })
   let posted: Promise<unknown> = Promise.resolve()
   let first = true
@@ -182,7 +199,7 @@ export function groupStatusBefore(group: GroupRun): GroupStatus {
 
 /** The group's status after the run, from how it ended and what the group had. */
 export function groupStatusAfter(
-  outcome: RunOutcome,
+  outcome: GroupEnding,
   group: GroupRun,
   delivered: boolean,
   /** The pull request the job opened, with its link, when the run's create made it the group's. */
@@ -196,6 +213,6 @@ export function groupStatusAfter(
     jobId: outcome.jobId || open?.jobId || '',
     status: outcome.job?.status ?? '',
     coveredUpTo: delivered ? group.covers : group.mark,
-    waiting: !delivered && outcome.ending === 'held' && outcome.hold.why !== 'covered'
+    waiting: !delivered && outcome.ending === 'held' && outcome.hold?.why !== 'covered'
   }
 }

@@ -1,14 +1,15 @@
 // The pure parts of a group: its label, the signed group marker (what it covers, and that it leaves the
 // job's marker as it was), and moving the mark by rewriting the marker in a note.
 import { describe, expect, it } from 'vitest'
-import { signMarker, readMarkedJobs, type NotePlace } from '../../../src/comment/agent-pull-request.js'
+import { signMarker, readMarkedJobs } from '../../../src/comment/agent-pull-request.js'
+import type { NotePlace } from '../../../src/github/note-place.js'
 import {
   GROUP_LABEL_PREFIX,
   groupLabel,
   groupMarker,
   markedGroups,
   withGroupMarker
-} from '../../../src/comment/group-job.js'
+} from '../../../src/group/group-job.js'
 
 const KEY = { apiKey: 'svc_stand_in_key' }
 const PLACE: NotePlace = { host: 'github.com', pr: { owner: 'octo-org', repo: 'docs', number: 7 }, projectId: 'docs' }

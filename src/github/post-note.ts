@@ -1,12 +1,11 @@
 // The one way the run leaves a note (on the agent's pull request, or on the thread that asked): one
 // comment, posted once through the writing client, within one GitHub call's time. What the note says,
 // and whether it is wanted, is the caller's; so is the notice when it could not be left.
-import type { PullRequestRef } from '../github/pull-request-details.js'
-import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
-import type { Octokit } from '../github/octokit.js'
-import type { GitHubSession } from '../github/session.js'
-import { failureClause, ReadFailure } from '../github/read-failure.js'
-import { Input } from '../inputs/action-names.js'
+import type { PullRequestRef } from './pull-request-details.js'
+import { AGENT_PULL_REQUEST_READS } from './pull-request-details.js'
+import type { Octokit } from './octokit.js'
+import type { GitHubSession } from './session.js'
+import { failureClause, ReadFailure } from './read-failure.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { neutralise } from '../safety/neutralise.js'
 import { EndingOver } from './ending-bound.js'
@@ -47,9 +46,12 @@ export function noteCutBy(signal: AbortSignal): string | null {
   return signal.reason instanceof EndingOver ? signal.reason.message : null
 }
 
-/** Why a write to GitHub (a note, a label, an edit of one) failed, as a sentence: what GitHub said, and the permission a 403 or 404 usually means. */
-export function wordWriteFailure(error: unknown): string {
-  if (error instanceof ReadFailure) return `${failureClause(error, Input.githubToken)}.`
+/**
+ * Why a write to GitHub (a note, a label, an edit of one) failed, as a sentence: what GitHub said, and
+ * the permission a 403 or 404 usually means (`tokenInput`: the token's input, githubToken).
+ */
+export function wordWriteFailure(error: unknown, tokenInput: string): string {
+  if (error instanceof ReadFailure) return `${failureClause(error, tokenInput)}.`
   const { status, message } = error as { status?: unknown; message?: unknown }
   const said = neutralise(typeof message === 'string' ? message : String(error), 200)
   if (status === 403 || status === 404) {

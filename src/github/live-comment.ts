@@ -6,8 +6,7 @@
 // time for GitHub (ending-bound.ts); a failure is a warning, never an error: a comment is a courtesy
 // and never holds the step.
 import { randomUUID } from 'node:crypto'
-import { Input } from '../inputs/action-names.js'
-import type { Octokit } from '../github/octokit.js'
+import type { Octokit } from './octokit.js'
 import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
@@ -47,6 +46,8 @@ export interface LiveCommentOptions<C extends { octokit: Octokit }> {
   where: string
   /** Each GitHub call's own time limit. */
   requestTimeoutMs: number
+  /** The token's input (githubToken), named in the warning when GitHub refused it. */
+  tokenInput: string
   /**
    * The hidden marker the first post carries, to find the comment again when GitHub's answer was
    * lost; by default one made for this comment alone (`<!-- docs-agent-<what>: <uuid> -->`).
@@ -103,7 +104,7 @@ export interface LiveComment<C extends { octokit: Octokit }> {
 
 /** Keeps one comment showing the newest body (see the file's opening comment). */
 export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCommentOptions<C>): LiveComment<C> {
-  const { place, what, where, requestTimeoutMs } = options
+  const { place, what, where, requestTimeoutMs, tokenInput } = options
   const stamp = options.stamp ?? ((body: string) => body)
   // Aborted once finish has had its grace: whatever call is still waiting then gives up.
   const over = new AbortController()
@@ -111,7 +112,7 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
   /** Whether the last call that failed may succeed if made again: no answer, or GitHub's own trouble (5xx). */
   let lastFailureTransient = false
   const call = <T>(doing: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> =>
-    attempt(doing, request, requestTimeoutMs, over.signal, done, what, (error) => {
+    attempt(doing, request, { requestTimeoutMs, over: over.signal, done, what, tokenInput }, (error) => {
       const { status, response } = error as { status?: unknown; response?: unknown }
       lastFailureTransient = response === undefined || (typeof status === 'number' && status >= 500)
     })
@@ -298,12 +299,10 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
 async function attempt<T>(
   doing: string,
   request: (signal: AbortSignal) => Promise<T>,
-  requestTimeoutMs: number,
-  over: AbortSignal,
-  done: Error,
-  what: string,
+  bounds: { requestTimeoutMs: number; over: AbortSignal; done: Error; what: string; tokenInput: string },
   onFailure: (error: unknown) => void
 ): Promise<T | undefined> {
+  const { requestTimeoutMs, over, done, what, tokenInput } = bounds
   // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
   let limit: TimeLimit | undefined
   try {
@@ -313,15 +312,18 @@ async function attempt<T>(
   } catch (error) {
     onFailure(error)
     if (over.reason === done) log.debug(`Stopped waiting to ${doing}: the ${what} says how the run ended.`)
-    else log.warning(`Could not ${doing}: ${describeGitHubError(error)} The job is not affected.`)
+    else log.warning(`Could not ${doing}: ${describeGitHubError(error, tokenInput)} The job is not affected.`)
     return undefined
   } finally {
     limit?.clear()
   }
 }
 
-/** A GitHub API error as a sentence, with the likely fix; never the token, should a server echo it. */
-export function describeGitHubError(error: unknown): string {
+/**
+ * A GitHub API error as a sentence, with the likely fix (`tokenInput`: the token's input, githubToken);
+ * never the token, should a server echo it.
+ */
+export function describeGitHubError(error: unknown, tokenInput: string): string {
   const message = neutralise(error instanceof Error ? error.message : String(error))
   const { name, status, response } = error as { name?: unknown; status?: unknown; response?: unknown }
   if (name !== 'HttpError' || typeof status !== 'number') return `${message}.`
@@ -329,9 +331,9 @@ export function describeGitHubError(error: unknown): string {
   if (!response) return `no answer from GitHub (${message}).`
   const hint =
     status === 401
-      ? ` GitHub rejected ${Input.githubToken}: leave it at its default, \${{ github.token }}, or pass a token that is still valid.`
+      ? ` GitHub rejected ${tokenInput}: leave it at its default, \${{ github.token }}, or pass a token that is still valid.`
       : status === 403 || status === 404
-        ? ` Check that ${Input.githubToken} may write to issues and pull requests: the workflow needs "issues: write" and "pull-requests: write" in its permissions block.`
+        ? ` Check that ${tokenInput} may write to issues and pull requests: the workflow needs "issues: write" and "pull-requests: write" in its permissions block.`
         : ''
   return `HTTP ${status} (${message}).${hint}`
 }

@@ -1,7 +1,7 @@
-// The run's end and GitHub (src/report/ending-bound.ts): one bound for every GitHub call left, cut to
+// The run's end and GitHub (src/github/ending-bound.ts): one bound for every GitHub call left, cut to
 // what a cancel's grace has left, and over at once while GitHub is silent (src/github/silence.ts).
 import { afterEach, describe, expect, it } from 'vitest'
-import { ENDING_GITHUB_MS, ENDING_MARGIN_MS, EndingOver, startEndingBound } from '../../../src/report/ending-bound.js'
+import { ENDING_GITHUB_MS, ENDING_MARGIN_MS, EndingOver, startEndingBound } from '../../../src/github/ending-bound.js'
 import { gitHubIsSilent, noteGitHubAnswered, noteGitHubSilent } from '../../../src/github/silence.js'
 
 afterEach(() => noteGitHubAnswered())

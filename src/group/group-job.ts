@@ -12,7 +12,7 @@ import { createHmac } from 'node:crypto'
 import { asObject, count, sha } from '../github/json-shape.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
-import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from './agent-pull-request.js'
+import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from '../github/note-place.js'
 import type { Runner } from '../github/runner.js'
 
 const GROUP_VERSION = 'docs-agent-group-v1'

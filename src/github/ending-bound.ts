@@ -4,7 +4,7 @@
 // cancel the bound is cut to what the grace has left, so the ending ends before the forced exit. A
 // GitHub that left a request of this run unanswered, and has answered none since (github/silence.ts),
 // is not waited for again: the bound is over before it starts.
-import { gitHubIsSilent } from '../github/silence.js'
+import { gitHubIsSilent } from './silence.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
