@@ -3,8 +3,8 @@
 import type { Settings } from '../inputs/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Runner } from '../github/runner.js'
-import { lookUpGroup, type GroupPullRequest, type GroupRun } from '../group/group-lookup.js'
-import { findThreadJob, type ReadJob } from './thread-job.js'
+import type { GroupPullRequest, GroupRun } from '../group/group-lookup.js'
+import type { ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 import type { GitHubSession } from '../github/session.js'
 
@@ -64,10 +64,13 @@ export async function decideRoute(
   }
   if (ask) {
     if (ask.fresh) return { kind: 'create' }
+    // The thread's reading and the group's look-up load only when a run needs them.
+    const { findThreadJob } = await import('./thread-job.js')
     const found = await findThreadJob(ask.comment, settings, readJob, signal, github)
     return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
   }
   if (!settings.group) return { kind: 'create' }
+  const { lookUpGroup } = await import('../group/group-lookup.js')
   const group = await lookUpGroup(settings.group, settings, signal, { runner, github })
   if (group.lookup.kind !== 'found') return { kind: 'create', group }
   const { found } = group.lookup

@@ -160,7 +160,7 @@ async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
   return orFailed(run, routed, async () => {
     const held = await holdGroupRun(route, deadline.signal, run)
     if (held) return { ...routed, outcome: held }
-    const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run) }
+    const shown = { ...routed, groupStatus: await showGroupOnCodePullRequest(route, settings, run) }
     return orFailed(run, shown, async () => {
       const instruction = ask?.instruction ?? null
       const prepared = await preparePrompt({ settings, instruction, route, deadline, runner: run.runner })
