@@ -9,6 +9,7 @@ import { asObject, login, text } from '../github/json-shape.js'
 import type { ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { REQUEST_ACTIONS } from '../github/request-event.js'
+import type { IssuesEvent, PullRequestEvent } from '../github/event.js'
 import { Input } from '../inputs/action-names.js'
 import type { CommentSettings } from '../inputs/comment-settings.js'
 import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
@@ -33,14 +34,17 @@ const LIMITS: ReadLimits = {
 const LABELLING_ROLES = new Set(['admin', 'maintain', 'write', 'triage'])
 const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
 
+/** The events a label asks by (github/request-event.ts). */
+export type LabelEvent = IssuesEvent | PullRequestEvent
+
 /** The associations the labeller may hold, or why they could not be told. */
 export type Labeller = { associations: string[] } | { unknown: string }
 
 /** The request's settings, and what the runner says of the event. */
 export interface LabelRules extends CommentSettings {
   serverUrl: string
-  repository?: string
-  eventName: string
+  /** The runner's repository (GITHUB_REPOSITORY, or the payload's: runner.ts). */
+  repository: string
   /** Tells the associations of a labeller who did not write the thread (readLabeller by default). */
   labeller: (login: string, repository: string) => Promise<Labeller>
 }
@@ -48,15 +52,14 @@ export interface LabelRules extends CommentSettings {
 /** Reads the run's label event and decides whether it starts a job. */
 export function readLabelRequest(
   settings: CommentSettings,
-  runner: Runner,
-  github: GitHubSession,
+  event: LabelEvent,
+  { runner, github }: { runner: Pick<Runner, 'serverUrl' | 'repository'>; github: GitHubSession },
   signal: AbortSignal
 ): Promise<CommentRequest> {
-  return decideLabel(runner.payload, {
+  return decideLabel(event, {
     ...settings,
     serverUrl: runner.serverUrl,
-    repository: runner.repository || undefined,
-    eventName: runner.eventName,
+    repository: runner.repository,
     labeller: (who, repository) => readLabeller(who, repository, github, signal)
   })
 }
@@ -65,44 +68,41 @@ export function readLabelRequest(
  * Decides whether a label event starts a job. The order matters only for what the log says: an
  * action that is no request, then a bot, then a labeller who may not ask.
  */
-export async function decideLabel(payload: unknown, rules: LabelRules): Promise<CommentRequest> {
-  const event = asObject(payload)
-  const onIssue = rules.eventName === 'issues'
-  const thread = asObject(onIssue ? event.issue : event.pull_request)
+export async function decideLabel(event: LabelEvent, rules: LabelRules): Promise<CommentRequest> {
+  const onIssue = event.name === 'issues'
+  const thread = onIssue ? event.issue : event.pullRequest
   const threadKind = onIssue ? 'issue' : 'pull request'
-  if (typeof thread.number !== 'number') {
+  if (!thread) {
     throw new ActionError(
-      `The ${rules.eventName} event has no ${threadKind} in its payload (GITHUB_EVENT_PATH); there is nothing to read a request from.`
+      `The ${event.name} event has no ${threadKind} in its payload (GITHUB_EVENT_PATH); there is nothing to read a request from.`
     )
   }
   const where = `${threadKind} #${thread.number}`
-  const action = text(event.action)
+  const { action, sender } = event
   if (!(REQUEST_ACTIONS as readonly string[]).includes(action) || (!onIssue && action !== 'labeled')) {
     return skip(
-      `The ${rules.eventName} event on ${where} is '${neutralise(action, 40)}': only a label put on it (or an issue opened with it) starts a job.`
+      `The ${event.name} event on ${where} is '${neutralise(action, 40)}': only a label put on it (or an issue opened with it) starts a job.`
     )
   }
-  const sender = asObject(event.sender)
-  const who = neutralise(text(sender.login), 60) || 'someone'
+  const who = neutralise(sender.login, 60) || 'someone'
   if (sender.type === 'Bot')
     return skip(`The label on ${where} was added by a bot (${who}): labels by bots never start a job.`)
 
-  const repository = rules.repository || text(asObject(event.repository).full_name)
+  const { repository } = rules
   if (!REPOSITORY.test(repository)) {
     throw new ActionError(
       `The repository of ${where}, '${neutralise(repository, 100)}', is not of the form owner/name; ` +
         `the run cannot answer on its thread. Check GITHUB_REPOSITORY.`
     )
   }
-  const author = asObject(thread.user)
   const owner = repository.split('/')[0].toLowerCase()
   // The thread's author's association is in the payload; the repository's owner is OWNER; anyone else is read.
   const labeller: Labeller =
-    text(sender.login) !== '' && text(sender.login) === text(author.login)
-      ? { associations: [(text(thread.author_association) || 'NONE').toUpperCase()] }
-      : text(sender.login).toLowerCase() === owner
+    sender.login !== '' && sender.login === thread.user.login
+      ? { associations: [(thread.authorAssociation || 'NONE').toUpperCase()] }
+      : sender.login.toLowerCase() === owner
         ? { associations: ['OWNER'] }
-        : await rules.labeller(text(sender.login), repository)
+        : await rules.labeller(sender.login, repository)
   if ('unknown' in labeller) {
     return skip(
       `Could not tell whether ${who}, who labelled ${where}, may ask for a job: ${labeller.unknown} No job was started.`
@@ -120,10 +120,10 @@ export async function decideLabel(payload: unknown, rules: LabelRules): Promise<
     kind: 'label',
     author: who,
     repository,
-    thread: { kind: threadKind, number: thread.number, title: text(thread.title), url },
-    locked: thread.locked === true
+    thread: { kind: threadKind, number: thread.number, title: thread.title, url },
+    locked: thread.locked
   }
-  const prompt = requestText(request, text(thread.title), text(thread.body), login(author.login))
+  const prompt = requestText(request, thread.title, thread.body, login(thread.user.login))
   return { start: true, prompt, comment: request, fresh: false }
 }
 

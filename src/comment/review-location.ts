@@ -3,39 +3,11 @@
 // reaches the agent only through the context section's quoting (safety/quote-for-agent.ts).
 import { isSecretFile } from '../safety/secret-files.js'
 import { oneLineCodeSpan, fenced } from '../safety/quote-for-agent.js'
-
-/** Where a review comment is, as the event gives it (outside text). */
-export interface DiffLocation {
-  path: string
-  /** The first line of a comment on several lines; null for one line. */
-  startLine: number | null
-  /** The (last) line; null for a comment on the file as a whole. */
-  line: number | null
-  /** LEFT: the lines of the old version; RIGHT: of the new one. */
-  side: 'LEFT' | 'RIGHT'
-  /** The diff hunk up to the line commented on. */
-  hunk: string
-}
+import type { DiffLocation } from '../github/diff-location.js'
 
 // GitHub's diff_hunk runs from the hunk's header to the line commented on: its end is what matters.
 const HUNK_LINES = 60
 const HUNK_CHARACTERS = 6000
-
-/** Reads the place of a review comment from the event's `comment`; fields of the wrong type read as absent. */
-export function diffLocation(comment: Record<string, unknown>): DiffLocation {
-  const lineOf = (value: unknown): number | null =>
-    typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null
-  // A comment on lines that later changed is "outdated": its line is null, its original_line is not.
-  const line = lineOf(comment.line) ?? lineOf(comment.original_line)
-  const startLine = lineOf(comment.start_line) ?? lineOf(comment.original_start_line)
-  return {
-    path: typeof comment.path === 'string' ? comment.path : '',
-    startLine: startLine !== null && line !== null && startLine < line ? startLine : null,
-    line,
-    side: comment.side === 'LEFT' ? 'LEFT' : 'RIGHT',
-    hunk: typeof comment.diff_hunk === 'string' ? comment.diff_hunk : ''
-  }
-}
 
 /**
  * The instruction with the place it was written on: the file, the line or lines, and the hunk, quoted.

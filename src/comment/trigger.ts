@@ -1,11 +1,12 @@
-import { COMMENT_EVENTS, isCommentEvent } from '../github/event.js'
+import { COMMENT_EVENTS, type CommentEvent } from '../github/event.js'
+import type { DiffLocation } from '../github/diff-location.js'
 import type { Runner } from '../github/runner.js'
-import { asObject, text } from '../github/json-shape.js'
 import { FRESH_FLAG, type CommentSettings } from '../inputs/comment-settings.js'
 import { Input } from '../inputs/action-names.js'
+import { assertNever } from '../runtime/assert-never.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
-import { diffLocation, instructionAt, type DiffLocation } from './review-location.js'
+import { instructionAt } from './review-location.js'
 
 export type CommentKind = (typeof COMMENT_EVENTS)[keyof typeof COMMENT_EVENTS]
 
@@ -43,10 +44,8 @@ export type CommentRequest =
 export interface CommentRules extends CommentSettings {
   /** `GITHUB_SERVER_URL`, for the thread's link in the prompt. */
   serverUrl: string
-  /** `GITHUB_REPOSITORY`, when the runner sets it (the payload's repository otherwise). */
-  repository?: string
-  /** `GITHUB_EVENT_NAME`: which of COMMENT_EVENTS brought the comment (default issue_comment). */
-  eventName?: string
+  /** The runner's repository (GITHUB_REPOSITORY, or the payload's: runner.ts). */
+  repository: string
   /** Blanks the credentials in a review comment's whole diff hunk, before it is cut (review-location.ts). */
   blankHunk?: (hunk: string) => string
 }
@@ -60,14 +59,11 @@ const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/
  */
 export function readCommentRequest(
   rules: CommentSettings & Pick<CommentRules, 'blankHunk'>,
-  runner: Runner
+  event: CommentEvent,
+  runner: Pick<Runner, 'eventFile' | 'serverUrl' | 'repository'>
 ): CommentRequest {
-  return decideComment(commentPayload(runner.eventFile), {
-    ...rules,
-    serverUrl: runner.serverUrl,
-    repository: runner.repository || undefined,
-    eventName: runner.eventName
-  })
+  checkEventFile(runner.eventFile)
+  return decideComment(event, { ...rules, serverUrl: runner.serverUrl, repository: runner.repository })
 }
 
 /**
@@ -75,33 +71,30 @@ export function readCommentRequest(
  * says: an edit, then a bot, then a comment that is not an instruction, then an author who may not
  * give one, then an instruction with nothing in it.
  */
-export function decideComment(payload: unknown, rules: CommentRules): CommentRequest {
-  const eventName = isCommentEvent(rules.eventName) ? rules.eventName : 'issue_comment'
-  const kind = COMMENT_EVENTS[eventName]
-  const event = asObject(payload)
+export function decideComment(event: CommentEvent, rules: CommentRules): CommentRequest {
+  const kind = COMMENT_EVENTS[event.name]
   // An issue comment is on `issue`; a review comment and a review are on `pull_request`.
-  const written = asObject(kind === 'review' ? event.review : event.comment)
-  const issue = asObject(kind === 'issue comment' ? event.issue : event.pull_request)
-  const user = asObject(written.user)
-  if (typeof written.id !== 'number' || typeof issue.number !== 'number') {
+  const { comment: written, thread: issue } = event
+  if (!written || !issue) {
     throw new ActionError(
-      `The ${eventName} event has no ${kind === 'review' ? 'review' : 'comment'} or no ${kind === 'issue comment' ? 'issue' : 'pull request'} in its payload ` +
+      `The ${event.name} event has no ${kind === 'review' ? 'review' : 'comment'} or no ${kind === 'issue comment' ? 'issue' : 'pull request'} in its payload ` +
         '(GITHUB_EVENT_PATH); there is nothing to read a prompt from.'
     )
   }
   // The payload's texts are outside text: they reach the log only neutralised.
-  const author = neutralise(text(user.login), 60) || 'someone'
-  const association = (text(written.author_association) || 'NONE').toUpperCase()
+  const author = neutralise(written.user.login, 60) || 'someone'
+  const association = (written.authorAssociation || 'NONE').toUpperCase()
   const what = kind === 'review' ? 'review' : 'comment'
 
   const expected = kind === 'review' ? 'submitted' : 'created'
   if (event.action !== expected) {
     return skip(
-      `The ${what} was ${neutralise(text(event.action), 40) || 'changed'}, not ${expected}: only a new ${what} starts a job. Write a new comment starting with ${rules.trigger}.`
+      `The ${what} was ${neutralise(event.action, 40) || 'changed'}, not ${expected}: only a new ${what} starts a job. Write a new comment starting with ${rules.trigger}.`
     )
   }
-  if (user.type === 'Bot') return skip(`The ${what} is by a bot (${author}): ${what}s by bots never start a job.`)
-  const given = instructionAfter(text(written.body), rules.trigger)
+  if (written.user.type === 'Bot')
+    return skip(`The ${what} is by a bot (${author}): ${what}s by bots never start a job.`)
+  const given = instructionAfter(written.body, rules.trigger)
   const fresh = given !== null && instructionAfter(given, FRESH_FLAG) !== null
   const instruction = fresh ? instructionAfter(given, FRESH_FLAG) : given
   if (instruction === null) return skip(`The ${what} does not start with ${rules.trigger}: it starts nothing.`)
@@ -116,7 +109,7 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
       `The ${what} by ${author} has nothing after ${fresh ? `${rules.trigger} ${FRESH_FLAG}` : rules.trigger}: write the instruction after it, e.g. "${rules.trigger} explain the retry policy".`
     )
 
-  const repository = rules.repository || text(asObject(event.repository).full_name)
+  const { repository } = rules
   if (!repository)
     throw new ActionError(`Neither GITHUB_REPOSITORY nor the event names the repository the ${what} is in.`)
   if (!REPOSITORY.test(repository)) {
@@ -125,7 +118,7 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
         `the run cannot answer on its thread. Check GITHUB_REPOSITORY.`
     )
   }
-  const isPull = kind !== 'issue comment' || (issue.pull_request !== undefined && issue.pull_request !== null)
+  const { isPull } = issue
   const triggering: TriggeringComment = {
     id: written.id,
     kind,
@@ -134,16 +127,15 @@ export function decideComment(payload: unknown, rules: CommentRules): CommentReq
     thread: {
       kind: isPull ? 'pull request' : 'issue',
       number: issue.number,
-      title: text(issue.title),
+      title: issue.title,
       url: `${rules.serverUrl}/${repository}/${isPull ? 'pull' : 'issues'}/${issue.number}`
     }
   }
   // Who asked, and on which thread, reaches the agent in the context section (context/issue-comment.ts);
   // the place in the diff goes with the instruction itself, so that a follow-up carries it too.
   if (kind !== 'review comment') return { start: true, prompt: instruction, comment: triggering, fresh }
-  const replyTo = written.in_reply_to_id
-  if (typeof replyTo === 'number' && Number.isSafeInteger(replyTo)) triggering.replyTo = replyTo
-  const location = (triggering.location = diffLocation(written))
+  if (written.inReplyTo !== undefined) triggering.replyTo = written.inReplyTo
+  const location = (triggering.location = written.location)
   return { start: true, prompt: instructionAt(instruction, location, rules.blankHunk), comment: triggering, fresh }
 }
 
@@ -160,11 +152,18 @@ export function instructionAfter(body: string, trigger: string): string | null {
   return rest.replace(/\r\n?/g, '\n').trim()
 }
 
-function commentPayload(loaded: Runner['eventFile']): unknown {
-  if ('payload' in loaded) return loaded.payload
-  if (loaded.problem === 'no path')
-    throw new ActionError('The run is a comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.')
-  throw new ActionError(`The comment event's payload (${loaded.path}) could not be read: ${loaded.error}.`)
+/** A comment's run stops when its event file could not be read: there is no comment to answer. */
+function checkEventFile(file: Runner['eventFile']): void {
+  switch (file.problem) {
+    case null:
+      return
+    case 'no path':
+      throw new ActionError('The run is a comment event but GITHUB_EVENT_PATH is not set: the comment cannot be read.')
+    case 'unreadable':
+      throw new ActionError(`The comment event's payload (${file.path}) could not be read: ${file.error}.`)
+    default:
+      return assertNever(file, 'event file')
+  }
 }
 
 function skip(reason: string): CommentRequest {

@@ -8,7 +8,9 @@ import { Gathering, type ChangeContextRequest, type Gathered, type SinceCover } 
 import { gatherSinceMark } from './since-mark.js'
 import { gatherIssueComment } from './issue-comment.js'
 import { gatherIssue } from './issue.js'
-import { asObject, sha, text } from '../github/json-shape.js'
+import { sha } from '../github/json-shape.js'
+import { eventNameOf, type RunnerEvent } from '../github/event.js'
+import { assertNever } from '../runtime/assert-never.js'
 import { oneLineCodeSpan, oneLine } from '../safety/quote-for-agent.js'
 import { gatherPullRequest } from './pull-request.js'
 import { gatherPush } from './push.js'
@@ -44,15 +46,27 @@ export interface ChangeContext {
 
 const NOTHING: ChangeContext = { section: '', notices: [], warnings: [], requests: 0, startsNothing: false }
 
-const GATHERERS: Record<string, (gathering: Gathering) => Promise<Gathered>> = {
-  push: gatherPush,
-  pull_request: gatherPullRequest,
-  pull_request_target: gatherPullRequest,
-  issues: gatherIssue,
-  issue_comment: gatherIssueComment,
-  pull_request_review_comment: gatherIssueComment,
-  pull_request_review: gatherIssueComment,
-  release: gatherRelease
+/** The event's own gatherer; null for an event with none (it is told in one line, or since a group's mark). */
+function gathererOf(event: RunnerEvent): ((gathering: Gathering) => Promise<Gathered>) | null {
+  switch (event.name) {
+    case 'push':
+      return (gathering) => gatherPush(gathering, event)
+    case 'pull_request':
+    case 'pull_request_target':
+      return (gathering) => gatherPullRequest(gathering, event)
+    case 'issues':
+      return (gathering) => gatherIssue(gathering, event)
+    case 'issue_comment':
+    case 'pull_request_review_comment':
+    case 'pull_request_review':
+      return (gathering) => gatherIssueComment(gathering, event)
+    case 'release':
+      return (gathering) => gatherRelease(gathering, event)
+    case 'other':
+      return null
+    default:
+      return assertNever(event, 'event')
+  }
 }
 
 /**
@@ -65,7 +79,7 @@ export async function gatherChangeContext(
   limits: ReadLimits = READ_LIMITS
 ): Promise<ChangeContext> {
   // Outside a workflow run (a local run) there is no event to tell of.
-  if (!request.eventName) return NOTHING
+  if (!eventNameOf(request.event)) return NOTHING
   const repository = repositoryOf(request)
   const reader = repository ? openReader({ ...request, repository }, limits) : NO_READER
   const gathering = new Gathering(
@@ -74,7 +88,7 @@ export async function gatherChangeContext(
     reader.failure
   )
   try {
-    const gather = repository ? GATHERERS[request.eventName] : undefined
+    const gather = repository ? gathererOf(request.event) : null
     // An event with no gatherer of its own, in a run with a group's mark: the range since the mark.
     const sinceMark = !gather && repository ? await gatherSinceMark(gathering, eventLine(request, repository)) : null
     const gathered = (gather && (await gather(gathering))) || sinceMark || { facts: null }
@@ -116,15 +130,15 @@ export async function gatherChangeContext(
 
 /** The events with nothing to read: where the run is, in one line. */
 function eventLine(request: ChangeContextRequest, repository: string): string {
-  const event = /^[a-z_]{1,40}$/.test(request.eventName) ? request.eventName : 'a workflow event'
+  const name = eventNameOf(request.event)
+  const event = /^[a-z_]{1,40}$/.test(name) ? name : 'a workflow event'
   const branch = request.refName ? `, branch ${oneLineCodeSpan(request.refName)}` : ''
   const commit = sha(request.sha) ? `, commit ${sha(request.sha)}` : ''
   return `Event: ${event} on ${repository || 'the repository'}${branch}${commit}.`
 }
 
 function repositoryOf(request: ChangeContextRequest): string {
-  const name = request.repository || text(asObject(asObject(request.payload).repository).full_name)
-  return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(name) ? name : ''
+  return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(request.repository) ? request.repository : ''
 }
 
 interface Reader {

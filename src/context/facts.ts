@@ -1,5 +1,6 @@
 // What the context section tells, as plain data: the gatherers fill it from the event and GitHub's
 // answers, the renderer fits it into the section. Outside text stays raw here; render.ts quotes it.
+import type { PushedCommit } from '../github/event.js'
 import { asArray, asObject, count, login, sha, text } from '../github/json-shape.js'
 
 export interface Commit {
@@ -98,22 +99,14 @@ function readApiCommit(value: unknown): Commit | null {
  * The commits and paths a push event carries itself: GitHub lists up to 20 commits, and their
  * added, removed and modified paths (without line counts) when the payload has them.
  */
-export function readPushedCommits(payload: unknown): { commits: Commit[]; files: ChangedFile[] } {
+export function readPushedCommits(pushed: readonly PushedCommit[]): { commits: Commit[]; files: ChangedFile[] } {
   const commits: Commit[] = []
   const files = new Map<string, ChangedFile>()
-  for (const value of asArray(asObject(payload).commits)) {
-    const entry = asObject(value)
-    const id = sha(entry.id)
-    if (!id) continue
-    const author = asObject(entry.author)
-    const who = login(author.username)
-    commits.push({ sha: id, message: text(entry.message), author: who ? `@${who}` : text(author.name) })
-    for (const [field, status] of [
-      ['added', 'added'],
-      ['removed', 'removed'],
-      ['modified', 'modified']
-    ] as const) {
-      for (const path of asArray(entry[field]).map(text).filter(Boolean)) {
+  for (const entry of pushed) {
+    const who = login(entry.author.username)
+    commits.push({ sha: entry.id, message: entry.message, author: who ? `@${who}` : entry.author.name })
+    for (const status of ['added', 'removed', 'modified'] as const) {
+      for (const path of entry[status]) {
         const earlier = files.get(path)
         // A file added and then changed in the same push is, for the push, added.
         const net = earlier?.status === 'added' && status === 'modified' ? 'added' : status

@@ -1,13 +1,13 @@
 // One gathering of the context: the request it answers, the GitHub reads it made and those that
 // failed, and the notices for the log. The event gatherers share it.
 import type { ChangeFacts } from './facts.js'
-import type { RunnerEvent } from '../github/event.js'
+import type { Runner } from '../github/runner.js'
 import { GitHubReader } from '../github/reader.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { ReadFailure, type Permission } from '../github/read-failure.js'
 
 /** Everything the context is gathered from: the settings given, and the run's event (github/event.ts). */
-export interface ChangeContextRequest extends RunnerEvent {
+export interface ChangeContextRequest extends Omit<Runner, 'eventFile'> {
   /** `changes`, or `diff` for the diff hunks too. */
   detail: 'changes' | 'diff'
   /** The most characters the section may take. */

@@ -3,27 +3,25 @@
 // this is where the agent learns what "this" refers to.
 import type { ChangeFacts } from './facts.js'
 import type { Gathered, Gathering } from './gather-session.js'
-import { asObject, count, login, text } from '../github/json-shape.js'
+import { login } from '../github/json-shape.js'
+import type { CommentEvent, CommentEventName } from '../github/event.js'
 import { quoted } from '../safety/quote-for-agent.js'
 import { readPullFiles } from './shared-reads.js'
 
-export async function gatherIssueComment(gathering: Gathering): Promise<Gathered> {
+const WHAT: Record<CommentEventName, string> = {
+  issue_comment: 'a comment',
+  pull_request_review_comment: 'a review comment',
+  pull_request_review: 'a review'
+}
+
+export async function gatherIssueComment(gathering: Gathering, event: CommentEvent): Promise<Gathered> {
   const { request } = gathering
-  const event = asObject(request.payload)
-  const onIssue = request.eventName === 'issue_comment'
-  const issue = asObject(onIssue ? event.issue : event.pull_request)
-  const number = count(issue.number)
-  if (number === undefined) return { facts: null }
-  const isPull = !onIssue || (issue.pull_request !== undefined && issue.pull_request !== null)
-  const written = asObject(request.eventName === 'pull_request_review' ? event.review : event.comment)
-  const who = login(asObject(written.user).login)
-  const what =
-    request.eventName === 'pull_request_review'
-      ? 'a review'
-      : request.eventName === 'pull_request_review_comment'
-        ? 'a review comment'
-        : 'a comment'
-  const title = text(issue.title).trim()
+  const issue = event.thread
+  if (!issue) return { facts: null }
+  const { number, isPull } = issue
+  const who = login(event.comment?.user.login)
+  const what = WHAT[event.name]
+  const title = issue.title.trim()
   const thread =
     `${isPull ? 'pull request' : 'issue'} #${number}${title ? ` ${quoted(title, 150)}` : ''}` +
     ` (${gathering.link(`${isPull ? 'pull' : 'issues'}/${number}`)})`

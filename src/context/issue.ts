@@ -2,16 +2,16 @@
 // and body, is in the prompt (comment/label-request.ts), so the context says only where it is and
 // who asked.
 import type { Gathered, Gathering } from './gather-session.js'
-import { asObject, count, login, text } from '../github/json-shape.js'
+import { login } from '../github/json-shape.js'
+import type { IssuesEvent } from '../github/event.js'
 import { quoted } from '../safety/quote-for-agent.js'
 
-export function gatherIssue(gathering: Gathering): Promise<Gathered> {
-  const event = asObject(gathering.request.payload)
-  const issue = asObject(event.issue)
-  const number = count(issue.number)
-  if (number === undefined) return Promise.resolve({ facts: null })
-  const who = login(asObject(event.sender).login)
-  const title = text(issue.title).trim()
+export function gatherIssue(gathering: Gathering, event: IssuesEvent): Promise<Gathered> {
+  const { issue } = event
+  if (!issue) return Promise.resolve({ facts: null })
+  const { number } = issue
+  const who = login(event.sender.login)
+  const title = issue.title.trim()
   const did = event.action === 'opened' ? 'opened' : event.action === 'labeled' ? 'labelled' : 'changed'
   const summary = [
     `Event: ${who ? `@${who}` : 'someone'} ${did} issue #${number}${title ? ` ${quoted(title, 150)}` : ''}` +

@@ -2,35 +2,32 @@
 // On pull_request_target the title, body and diffs may be written by anyone who can fork.
 import type { ChangeFacts } from './facts.js'
 import type { Gathered, Gathering, SinceCover } from './gather-session.js'
-import { asObject, count, login, text } from '../github/json-shape.js'
+import { login } from '../github/json-shape.js'
+import type { PayloadThread, PullRequestEvent } from '../github/event.js'
 import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
 import { plural } from '../runtime/plural.js'
 import { compareLink, compareRangeTwice, readPullFiles } from './shared-reads.js'
 import { ReadFailure } from '../github/read-failure.js'
-import { sha } from '../github/json-shape.js'
 import { shortSha } from './gather-session.js'
 
-export async function gatherPullRequest(gathering: Gathering): Promise<Gathered> {
-  const event = asObject(gathering.request.payload)
-  const pull = asObject(event.pull_request)
-  const number = count(pull.number) ?? count(event.number)
-  if (number === undefined) return { facts: null }
-  const changed = count(pull.changed_files)
-  const additions = count(pull.additions)
-  const deletions = count(pull.deletions)
+export async function gatherPullRequest(gathering: Gathering, event: PullRequestEvent): Promise<Gathered> {
+  const pull = event.pullRequest
+  if (!pull) return { facts: null }
+  const { number, additions, deletions } = pull
+  const changed = pull.changedFiles
   const totalLines = additions !== undefined && deletions !== undefined ? additions + deletions : undefined
 
   const summary = [
-    `Event: pull request #${number} ${quoted(text(pull.title), 150)} (${gathering.link(`pull/${number}`)})` +
+    `Event: pull request #${number} ${quoted(pull.title, 150)} (${gathering.link(`pull/${number}`)})` +
       `${actionWords(event.action)}${byWhom(pull)}.`,
     `${branchesLine(pull)}: ${state(pull)}` +
-      (count(pull.commits) !== undefined ? `, ${plural(count(pull.commits) ?? 0, 'commit')}` : '') +
+      (pull.commits !== undefined ? `, ${plural(pull.commits, 'commit')}` : '') +
       (changed !== undefined ? `, ${plural(changed, 'file')} changed` : '') +
       (totalLines !== undefined ? ` (+${additions} -${deletions})` : '') +
       '.'
   ]
-  const facts: ChangeFacts = { summary, writing: { label: "The pull request's description", text: text(pull.body) } }
-  const head = sha(asObject(pull.head).sha)
+  const facts: ChangeFacts = { summary, writing: { label: "The pull request's description", text: pull.body } }
+  const head = pull.head.sha
   const { since } = gathering.request
   // With a group's mark, what the facts tell of the changes since it (see SinceCover).
   let cover: SinceCover | undefined = since ? 'unread' : undefined
@@ -70,29 +67,24 @@ export async function gatherPullRequest(gathering: Gathering): Promise<Gathered>
   return { facts, since: cover }
 }
 
-function branchesLine(pull: Record<string, unknown>): string {
-  const base = asObject(pull.base)
-  const head = asObject(pull.head)
-  const baseRepository = text(asObject(base.repo).full_name)
-  const headRepository = text(asObject(head.repo).full_name)
-  const fork = headRepository && baseRepository && headRepository !== baseRepository
-  const headName = fork ? `${headRepository}:${text(head.ref)}` : text(head.ref)
-  return `From ${oneLineCodeSpan(headName)} into ${oneLineCodeSpan(text(base.ref))}${fork ? ' (from a fork)' : ''}`
+function branchesLine({ base, head }: PayloadThread): string {
+  const fork = head.repository && base.repository && head.repository !== base.repository
+  const headName = fork ? `${head.repository}:${head.ref}` : head.ref
+  return `From ${oneLineCodeSpan(headName)} into ${oneLineCodeSpan(base.ref)}${fork ? ' (from a fork)' : ''}`
 }
 
-function state(pull: Record<string, unknown>): string {
-  if (pull.merged === true) return 'merged'
+function state(pull: PayloadThread): string {
+  if (pull.merged) return 'merged'
   if (pull.state === 'closed') return 'closed without merging'
-  return pull.draft === true ? 'open, a draft' : 'open'
+  return pull.draft ? 'open, a draft' : 'open'
 }
 
-function byWhom(pull: Record<string, unknown>): string {
-  const author = login(asObject(pull.user).login)
+function byWhom(pull: PayloadThread): string {
+  const author = login(pull.user.login)
   return author ? `, by @${author}` : ''
 }
 
 /** The event's action (opened, synchronize, closed...), when it is a plain word. */
-export function actionWords(action: unknown): string {
-  const word = text(action)
+export function actionWords(word: string): string {
   return /^[a-z_]{1,30}$/.test(word) ? ` (${word.replace(/_/g, ' ')})` : ''
 }

@@ -7,6 +7,7 @@ import { shortSha, type Gathered, type Gathering, type SinceCover } from './gath
 import { asArray, asObject, count, isZeroSha, login, sha, text } from '../github/json-shape.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { ReadFailure } from '../github/read-failure.js'
+import type { PushEvent } from '../github/event.js'
 import { compareLink, compareRange, compareRangeTwice, mayListMoreFiles } from './shared-reads.js'
 
 /** Where the range starts, and how the section says why. */
@@ -16,17 +17,15 @@ interface RangeStart {
   why: string
 }
 
-export async function gatherPush(gathering: Gathering): Promise<Gathered> {
+export async function gatherPush(gathering: Gathering, event: PushEvent): Promise<Gathered> {
   const { request } = gathering
-  const event = asObject(request.payload)
-  const ref = text(event.ref)
+  const { ref, before } = event
   const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ''
-  const before = sha(event.before)
-  const after = sha(event.after) || sha(request.sha)
-  const pusher = login(asObject(event.sender).login) || login(asObject(event.pusher).name)
+  const after = event.after || sha(request.sha)
+  const pusher = login(event.sender.login) || login(event.pusherName)
   const by = pusher ? `, by @${pusher}` : ''
 
-  if (event.deleted === true || (after !== '' && isZeroSha(after))) {
+  if (event.deleted || (after !== '' && isZeroSha(after))) {
     gathering.notices.push(
       `The push deleted ${branch ? `branch ${oneLineCodeSpan(branch)}` : oneLineCodeSpan(ref)}: there is no change to document, so no job is started.`
     )
@@ -41,9 +40,9 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
     return { facts: { summary: [`Event: push of ${what} to ${request.repository}${at}${by}.`] } }
   }
 
-  const headline = `Event: push to branch ${oneLineCodeSpan(branch)} of ${request.repository}${by}${event.forced === true ? ' (a force-push)' : ''}.`
-  const created = event.created === true || !before || isZeroSha(before)
-  const defaultBranch = text(asObject(event.repository).default_branch)
+  const headline = `Event: push to branch ${oneLineCodeSpan(branch)} of ${request.repository}${by}${event.forced ? ' (a force-push)' : ''}.`
+  const created = event.created || !before || isZeroSha(before)
+  const { defaultBranch } = event
   const starts: RangeStart[] = []
   let lastRunUnknown = false
   if (request.since) {
@@ -108,7 +107,7 @@ export async function gatherPush(gathering: Gathering): Promise<Gathered> {
       : undefined
     return { facts, instead, since }
   }
-  return { facts: eventFacts(headline, request.payload, created ? '' : before, after), instead: EVENT_ONLY, since }
+  return { facts: eventFacts(headline, event.commits, created ? '' : before, after), instead: EVENT_ONLY, since }
 }
 
 const EVENT_ONLY =
@@ -180,8 +179,8 @@ function comparisonFacts(
   }
 }
 
-function eventFacts(headline: string, payload: unknown, before: string, after: string): ChangeFacts {
-  const { commits, files } = readPushedCommits(payload)
+function eventFacts(headline: string, pushed: PushEvent['commits'], before: string, after: string): ChangeFacts {
+  const { commits, files } = readPushedCommits(pushed)
   const range = before
     ? `this push, ${shortSha(before)}...${shortSha(after)}`
     : `the new branch's pushed commits, up to ${shortSha(after)}`

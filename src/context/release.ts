@@ -6,21 +6,21 @@ import { oneLineCodeSpan, quoted } from '../safety/quote-for-agent.js'
 import { actionWords } from './pull-request.js'
 import { plural } from '../runtime/plural.js'
 import { ReadFailure } from '../github/read-failure.js'
+import type { PayloadRelease, ReleaseEvent } from '../github/event.js'
 import { compareLink, compareRange, mayListMoreFiles } from './shared-reads.js'
 
 const RELEASES_READ = 30
 
-export async function gatherRelease(gathering: Gathering): Promise<Gathered> {
-  const event = asObject(gathering.request.payload)
-  const release = asObject(event.release)
-  const tag = text(release.tag_name)
-  if (!tag) return { facts: null }
-  const name = text(release.name).trim()
+export async function gatherRelease(gathering: Gathering, event: ReleaseEvent): Promise<Gathered> {
+  const { release } = event
+  if (!release) return { facts: null }
+  const tag = release.tagName
+  const name = release.name.trim()
   const summary = [
     `Event: release ${name ? `${quoted(name, 150)}, ` : ''}tag ${oneLineCodeSpan(tag)} (${gathering.namedLink(`releases/tag/${refSegment(tag)}`)})` +
-      `${actionWords(event.action)}${release.prerelease === true ? ', a pre-release' : ''}.`
+      `${actionWords(event.action)}${release.prerelease ? ', a pre-release' : ''}.`
   ]
-  const facts: ChangeFacts = { summary, writing: { label: 'The release notes', text: text(release.body) } }
+  const facts: ChangeFacts = { summary, writing: { label: 'The release notes', text: release.body } }
   const instead =
     'It holds what the event carries: the name, tag and notes, without the changes since the last release.'
 
@@ -57,16 +57,16 @@ export async function gatherRelease(gathering: Gathering): Promise<Gathered> {
  * The tag of the release published before this one: drafts never count, and for a full release
  * neither do pre-releases (the range from the last full release is what changed for its users).
  */
-function previousTag(answer: unknown, release: Record<string, unknown>): string | null {
+function previousTag(answer: unknown, release: PayloadRelease): string | null {
   const at = (entry: Record<string, unknown>) => Date.parse(text(entry.published_at) || text(entry.created_at))
-  const thisAt = at(release)
-  const thisId = count(release.id)
+  const thisAt = Date.parse(release.publishedAt || release.createdAt)
+  const thisId = release.id
   let best: { tag: string; at: number } | null = null
   for (const entry of asArray(answer).map(asObject)) {
     const tag = text(entry.tag_name)
     const when = at(entry)
-    if (!tag || tag === release.tag_name || entry.draft === true || count(entry.id) === thisId) continue
-    if (release.prerelease !== true && entry.prerelease === true) continue
+    if (!tag || tag === release.tagName || entry.draft === true || count(entry.id) === thisId) continue
+    if (!release.prerelease && entry.prerelease === true) continue
     if (!Number.isFinite(when) || (Number.isFinite(thisAt) && when >= thisAt)) continue
     if (!best || when > best.at) best = { tag, at: when }
   }

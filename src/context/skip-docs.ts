@@ -50,9 +50,9 @@ const PUSH_EVENT_COMMITS_MAX = 20
  * With `context: none` nothing is read, but a push whose every commit (as the event lists them) is
  * marked still starts no job: the notice saying so, for the caller to stop on, or null.
  */
-export function allSkippedWithoutContext(runner: Runner): string | null {
-  if (runner.eventName !== 'push') return null
-  const { commits } = readPushedCommits(runner.payload)
+export function allSkippedWithoutContext({ event }: Pick<Runner, 'event'>): string | null {
+  if (event.name !== 'push') return null
+  const { commits } = readPushedCommits(event.commits)
   const complete = commits.length > 0 && commits.length < PUSH_EVENT_COMMITS_MAX
   if (!complete || !commits.every((commit) => skipsDocs(commit.message))) return null
   return allSkippedNotice(commits.length)

@@ -1,7 +1,7 @@
 // A pull request from a fork: GitHub runs `pull_request` workflows (and reviews and review comments on
 // it) for such a pull request with no secrets and a read-only token, so the key input arrives empty.
 // Read from the event payload (outside text): only a name of the shape owner/name is ever repeated.
-import { asObject, text } from './json-shape.js'
+import { eventPullRequest, type RunnerEvent } from './event.js'
 
 /** The pull request a run is for, when its head is in a fork. */
 export interface ForkPullRequest {
@@ -19,17 +19,15 @@ const FULL_NAME = /^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/
  * from the base repository. Null otherwise; `pull_request_target` runs in the base repository, with its
  * secrets, and an issue comment on a pull request carries no head.
  */
-export function forkWithoutSecrets(eventName: string, payload: unknown): ForkPullRequest | null {
-  if (eventName === 'pull_request_target') return null
-  const pull = asObject(asObject(payload).pull_request)
-  const head = asObject(asObject(pull.head).repo)
-  const headName = text(head.full_name)
-  const baseName = text(asObject(asObject(pull.base).repo).full_name)
-  const fromFork = head.fork === true || (headName !== '' && baseName !== '' && headName !== baseName)
+export function forkWithoutSecrets(event: RunnerEvent): ForkPullRequest | null {
+  if (event.name === 'pull_request_target') return null
+  const pull = eventPullRequest(event)
+  if (!pull) return null
+  const { head, base } = pull
+  const fromFork =
+    head.fork || (head.repository !== '' && base.repository !== '' && head.repository !== base.repository)
   if (!fromFork) return null
-  const number =
-    typeof pull.number === 'number' && Number.isSafeInteger(pull.number) && pull.number > 0 ? pull.number : 0
-  return { fork: FULL_NAME.test(headName) ? headName : '', number }
+  return { fork: FULL_NAME.test(head.repository) ? head.repository : '', number: pull.number }
 }
 
 /** The sentence for an empty key on a fork's pull request: why it is empty, and what to do instead. */

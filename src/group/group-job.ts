@@ -9,7 +9,7 @@
 // the mark: the last commit whose changes the group's job was given. So a copied label or marker,
 // another project's, or another group's, routes nothing, and the mark cannot be moved without the key.
 import { createHmac } from 'node:crypto'
-import { asObject, count, sha } from '../github/json-shape.js'
+import { sha } from '../github/json-shape.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
 import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from '../github/note-place.js'
@@ -27,14 +27,16 @@ export function groupLabel(group: string): string {
   return `${GROUP_LABEL_PREFIX}${group}`
 }
 
-/** The signature of a group marker: HMAC-SHA256 under HMAC(apiKey, "docs-agent-group-v1"). */
-export function groupSignature(
-  { apiKey }: NoteKey,
-  place: NotePlace,
-  jobId: string,
-  group: string,
+/** What a group marker names besides its place: the group's job, the group, and its mark. */
+export interface GroupMark {
+  jobId: string
+  group: string
+  /** The last commit whose changes the group's job was given; '' when none yet. */
   mark: string
-): string {
+}
+
+/** The signature of a group marker: HMAC-SHA256 under HMAC(apiKey, "docs-agent-group-v1"). */
+export function groupSignature({ apiKey }: NoteKey, place: NotePlace, { jobId, group, mark }: GroupMark): string {
   const key = createHmac('sha256', apiKey).update(GROUP_VERSION).digest()
   const covered = JSON.stringify([
     GROUP_VERSION,
@@ -50,9 +52,10 @@ export function groupSignature(
 }
 
 /** The hidden marker that makes a pull request the group's, signed for its place. */
-export function groupMarker(key: NoteKey, place: NotePlace, jobId: string, group: string, mark: string): string {
+export function groupMarker(key: NoteKey, place: NotePlace, marked: GroupMark): string {
+  const { jobId, group, mark } = marked
   const shown = mark || '-'
-  const signature = groupSignature(key, place, jobId, group, mark)
+  const signature = groupSignature(key, place, marked)
   return `<!-- docs-agent-group: ${encodeId(group)} ${encodeId(jobId)} ${shown} g1.${signature} -->`
 }
 
@@ -72,7 +75,7 @@ export function markedGroups(
       found.push({ jobId: '', mark, verified: false })
       continue
     }
-    const verified = sameText(signature, groupSignature(key, place, jobId, group, mark))
+    const verified = sameText(signature, groupSignature(key, place, { jobId, group, mark }))
     found.push({ jobId, mark, verified })
   }
   return found
@@ -94,18 +97,12 @@ export function withGroupMarker(body: string, group: string, marker: string): st
  * commit (GITHUB_SHA). It becomes the group's mark once the prompt is delivered.
  */
 export function coveredCommit(runner: Runner): string {
-  const payload = asObject(runner.payload)
-  const event = runner.eventName
-  if (event === 'push') return sha(payload.after) || sha(runner.sha)
-  if (event === 'pull_request' || event === 'pull_request_target') {
-    return sha(asObject(asObject(payload.pull_request).head).sha) || sha(runner.sha)
+  const { event } = runner
+  if (event.name === 'push') return event.after || sha(runner.sha)
+  if (event.name === 'pull_request' || event.name === 'pull_request_target') {
+    return event.pullRequest?.head.sha || sha(runner.sha)
   }
   return sha(runner.sha)
-}
-
-/** A pull request's page on the GitHub the workflow runs on. */
-export function pullUrl(pr: PullRequestRef, { serverUrl }: Pick<Runner, 'serverUrl'>): string {
-  return `${serverUrl}/${pr.owner}/${pr.repo}/pull/${pr.number}`
 }
 
 /** The code pull request a `pull_request` event is about, and whether it was closed (merged or not). */
@@ -117,12 +114,10 @@ export interface CodePullRequest {
 
 /** The event's pull request, when the run is for a `pull_request` (or `pull_request_target`) event. */
 export function codePullRequestOf(runner: Runner): CodePullRequest | null {
-  const event = runner.eventName
-  if (event !== 'pull_request' && event !== 'pull_request_target') return null
-  const payload = asObject(runner.payload)
-  const pull = asObject(payload.pull_request)
-  const number = count(pull.number) ?? count(payload.number)
+  const { event } = runner
+  if (event.name !== 'pull_request' && event.name !== 'pull_request_target') return null
+  const number = event.pullRequest?.number
   const [owner, repo] = runner.repository.split('/')
   if (!number || !owner || !repo) return null
-  return { pr: { owner, repo, number }, closed: payload.action === 'closed', merged: pull.merged === true }
+  return { pr: { owner, repo, number }, closed: event.action === 'closed', merged: event.pullRequest?.merged === true }
 }

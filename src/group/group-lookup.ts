@@ -11,8 +11,8 @@
 import { asArray, asObject, count, text } from '../github/json-shape.js'
 import { isWrittenBy, readAuthor, type Author } from '../github/author.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
-import { mayReadAgain } from '../github/read-again.js'
-import { ReadFailure, failureClause, type Permission } from '../github/read-failure.js'
+import { readTwice } from '../github/read-again.js'
+import { ReadFailure, failureClause } from '../github/read-failure.js'
 import type { Settings } from '../inputs/settings.js'
 import type { GroupSettings } from '../inputs/group-settings.js'
 import { Input } from '../inputs/action-names.js'
@@ -20,7 +20,8 @@ import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { findNotePlace, type NoteKey, type NotePlace } from '../github/note-place.js'
-import { coveredCommit, groupLabel, markedGroups, pullUrl } from './group-job.js'
+import { coveredCommit, groupLabel, markedGroups } from './group-job.js'
+import { pullRequestUrl } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubRun } from '../github/session.js'
 
@@ -90,22 +91,8 @@ export interface GroupRun {
   ancestryFailure?: ReadFailure
 }
 
-/** A read, tried once more when GitHub failed in a way that may not happen twice (a 502, a reset). */
-export async function readTwice(
-  reader: GitHubReader,
-  path: string,
-  what: string,
-  permission: Permission
-): Promise<unknown> {
-  try {
-    return await reader.get(path, what, permission)
-  } catch (error) {
-    if (!mayReadAgain(error) || !reader.canRead) throw error
-    return reader.get(path, what, permission)
-  }
-}
-
-type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
+/** What finding and recording a group needs of the settings: the token, and the key and project its markers are signed for. */
+export type GroupKeys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
 
 /**
  * The group's newest pull request in `repository` (owner/repo) on which a group marker for this group
@@ -113,9 +100,8 @@ type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
  * to say once.
  */
 export async function findGroupPullRequest(
-  settings: Keys,
-  group: string,
-  repository: string,
+  { name: group, repository }: Pick<GroupSettings, 'name' | 'repository'>,
+  settings: GroupKeys,
   reader: GitHubReader,
   runner: Runner
 ): Promise<GroupLookup> {
@@ -152,7 +138,7 @@ export async function findGroupPullRequest(
           unverified.push(number)
           continue
         }
-        const found = { ...marked, pr, url: pullUrl(pr, runner), open: text(entry.state) === 'open' }
+        const found = { ...marked, pr, url: pullRequestUrl(pr, runner.serverUrl), open: text(entry.state) === 'open' }
         return found.open ? { kind: 'found', found } : { kind: 'none', previous: found, unverified, bound: null }
       }
       if (listed.length < perPage) return { kind: 'none', previous: null, unverified, bound: null }
@@ -243,7 +229,7 @@ const short = (id: string): string => id.slice(0, 7)
  */
 export async function lookUpGroup(
   group: GroupSettings,
-  settings: Keys,
+  settings: GroupKeys,
   signal: AbortSignal,
   { runner, github }: GitHubRun
 ): Promise<GroupRun> {
@@ -258,7 +244,7 @@ export async function lookUpGroup(
     )
   }
   try {
-    const lookup = await findGroupPullRequest(settings, group.name, group.repository, reader, runner)
+    const lookup = await findGroupPullRequest(group, settings, reader, runner)
     const open = lookup.kind === 'found' ? lookup.found : null
     const mark = open?.mark ?? (lookup.kind === 'none' ? (lookup.previous?.mark ?? '') : '')
     const { ancestry, failure } =
@@ -273,7 +259,7 @@ export async function lookUpGroup(
 }
 
 /** Says once what the look-up found, and returns it. */
-function sayLookup(run: GroupRun, settings: Keys): GroupRun {
+function sayLookup(run: GroupRun, settings: GroupKeys): GroupRun {
   const { lookup } = run
   const { name, repository } = run.settings
   const since = run.mark ? ` since ${short(run.mark)}, the last commit the group's job was told of,` : ''

@@ -10,11 +10,12 @@ import {
   groupLabel,
   groupMarker,
   markedGroups,
-  pullUrl,
   withGroupMarker,
   type CodePullRequest
 } from './group-job.js'
-import { readAncestry, readTwice, type GroupPullRequest, type GroupRun } from './group-lookup.js'
+import { readAncestry, type GroupKeys, type GroupRun } from './group-lookup.js'
+import { readTwice } from '../github/read-again.js'
+import { pullRequestUrl } from '../github/pull-request-ref.js'
 import { findNotePlace, openReader, parsePullRequestLink } from '../github/note-place.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { asObject, text } from '../github/json-shape.js'
@@ -22,7 +23,6 @@ import type { Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
 import { wordWriteFailure } from '../github/post-note.js'
 import { Input } from '../inputs/action-names.js'
-import type { Settings } from '../inputs/settings.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -30,8 +30,6 @@ import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './g
 import type { GitHubRun } from '../github/session.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
-
-type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
 
 /**
  * Runs a GitHub write within its time limit (held for the whole call, see timeLimit), once more when
@@ -84,22 +82,21 @@ export async function labelGroupPullRequest(
 }
 
 /**
- * Moves the group's mark to this run's commit, by editing the marker in the note on the group's pull
- * request: only after a message the service took (a run whose message was not delivered leaves it, so
- * the next run sends those changes), and only forward. The note is read again first: when another run
- * moved the mark meanwhile, it moves only if this run's commit is ahead of that one.
+ * Moves the group's mark to this run's commit, by editing the marker in the note on the group's open
+ * pull request: only after a message the service took (a run whose message was not delivered leaves
+ * it, so the next run sends those changes), and only forward. The note is read again first: when
+ * another run moved the mark meanwhile, it moves only if this run's commit is ahead of that one.
  */
 export async function moveGroupMark(
-  found: GroupPullRequest,
   group: GroupRun,
-  settings: Keys,
+  settings: GroupKeys,
   signal: AbortSignal,
   { runner, github }: GitHubRun
 ): Promise<void> {
-  const place = findNotePlace(found.pr, settings, runner)
-  const { covers } = group
+  const { open: found, covers } = group
+  const place = found && findNotePlace(found.pr, settings, runner)
   const name = group.settings.name
-  if (!place || !covers || covers === found.mark) return
+  if (!found || !place || !covers || covers === found.mark) return
   const where = `pull request #${found.pr.number} of ${found.pr.owner}/${found.pr.repo}`
   const short = covers.slice(0, 7)
   const reader = openReader(github, signal)
@@ -138,7 +135,7 @@ export async function moveGroupMark(
         return
       }
     }
-    const marker = groupMarker(settings, place, found.jobId, name, covers)
+    const marker = groupMarker(settings, place, { jobId: found.jobId, group: name, mark: covers })
     const octokit = await github.client()
     await writeTwice(signal, (limited) =>
       octokit.rest.issues.updateComment({
@@ -160,25 +157,30 @@ export async function moveGroupMark(
   }
 }
 
+/** A code pull request merged or closed, for its group's docs pull request to be told. */
+export interface CodeClosed {
+  code: CodePullRequest
+  group: GroupRun
+  /** The range of changes the run could not send to the group's job; none by default. */
+  unsent?: { from: string; to: string } | null
+}
+
 /**
  * Tells the group's docs pull request that the code pull request it documents was merged or closed
- * without merging, naming what the docs were not told of (`unsent`: the range the run could not send).
- * Returns the docs pull request told (or null when the group has none open) and, when it could not be
- * told, why.
+ * without merging, naming what the docs were not told of (`unsent`). Returns the docs pull request
+ * told (or null when the group has none open) and, when it could not be told, why.
  */
 export async function tellDocsCodeClosed(
-  code: CodePullRequest,
-  group: GroupRun,
+  { code, group, unsent = null }: CodeClosed,
   signal: AbortSignal,
-  { runner, github }: GitHubRun,
-  unsent: { from: string; to: string } | null = null
+  { runner, github }: GitHubRun
 ): Promise<{ docs: string | null; untold: string | null }> {
   const how = code.merged ? 'was merged' : 'was closed without merging'
   const { open } = group
   if (!open) return { docs: null, untold: null }
   const docs = `#${open.pr.number} of ${open.pr.owner}/${open.pr.repo}`
   const server = runner.serverUrl
-  const link = `${server}/${code.pr.owner}/${code.pr.repo}/pull/${code.pr.number}`
+  const link = pullRequestUrl(code.pr, server)
   const compare = unsent && `${server}/${code.pr.owner}/${code.pr.repo}/compare/${unsent.from}...${unsent.to}`
   const body = blankSecrets(
     `📝 The code pull request [${code.pr.owner}/${code.pr.repo}#${code.pr.number}](${link}) that this docs pull request ` +
@@ -242,6 +244,18 @@ export function groupSendLine(
   }
 }
 
+/** A run with a group that has ended, for its record. */
+export interface EndedGroupRun {
+  /** How the run ended (the run's RunOutcome). */
+  outcome: GroupEnding
+  group: GroupRun
+  /** What reached the service: a create, a message to the group's job, or nothing. */
+  delivered: 'create' | 'message' | undefined
+  settings: GroupKeys
+  /** The code pull request's comment for the group, shown while the run went; null when there is none. */
+  statusComment: GroupStatusComment | null
+}
+
 /**
  * What a run with a group leaves once it has ended: the mark moved after a delivered message; on a
  * merged code pull request, the word on the docs pull request (naming what its job was not sent, when
@@ -249,25 +263,21 @@ export function groupSendLine(
  * Never throws.
  */
 export async function recordGroupRun(
-  outcome: GroupEnding,
-  group: GroupRun,
-  delivered: 'create' | 'message' | undefined,
-  settings: Keys,
+  { outcome, group, delivered, settings, statusComment }: EndedGroupRun,
   signal: AbortSignal,
-  statusComment: GroupStatusComment | null,
   onGitHub: GitHubRun
 ): Promise<void> {
   const { runner } = onGitHub
   if (group.lookup.kind === 'unreadable') return
   const { open } = group
-  if (delivered === 'message' && open) await moveGroupMark(open, group, settings, signal, onGitHub)
+  if (delivered === 'message' && open) await moveGroupMark(group, settings, signal, onGitHub)
   const code = codePullRequestOf(runner)
   // A merged code pull request whose last changes this run sent, or could not send: its docs pull
   // request is told now (a run that sent nothing at all told it before, as its ending).
   const toldAlready = outcome.ending === 'held' && outcome.hold?.why === 'code-closed'
   if (code?.closed && !toldAlready) {
     const unsent = delivered ? null : { from: group.mark, to: group.covers }
-    const told = await tellDocsCodeClosed(code, group, signal, onGitHub, unsent)
+    const told = await tellDocsCodeClosed({ code, group, unsent }, signal, onGitHub)
     if (told.untold) {
       log.warning(
         `Could not tell group ${group.settings.name}'s docs pull request ${told.docs} that the code pull request ` +
@@ -278,6 +288,6 @@ export async function recordGroupRun(
   if (!statusComment) return
   const prLink = delivered === 'create' && outcome.job?.status === 'completed' ? outcome.job.prLink : null
   const pr = prLink ? parsePullRequestLink(prLink, runner.serverUrl) : null
-  const fromJob = pr && { pr, url: pullUrl(pr, runner) }
+  const fromJob = pr && { pr, url: pullRequestUrl(pr, runner.serverUrl) }
   await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob), signal)
 }

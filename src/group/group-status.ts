@@ -3,11 +3,10 @@
 // run goes (github/live-comment.ts), and found again on later runs.
 import { codePullRequestOf, groupSignature } from './group-job.js'
 import { findNotePlace } from '../github/note-place.js'
-import type { GroupRun } from './group-lookup.js'
+import type { GroupKeys, GroupRun } from './group-lookup.js'
 import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { Octokit } from '../github/octokit.js'
-import type { Settings } from '../inputs/settings.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { keepLiveComment, type CommentPlace } from '../github/live-comment.js'
@@ -16,8 +15,6 @@ import type { GitHubRun } from '../github/session.js'
 import type { Runner } from '../github/runner.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
-
-type Keys = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId'>
 
 /**
  * What the group's record reads of how the run ended: the run's RunOutcome (report/run-outcome.ts)
@@ -67,9 +64,9 @@ export function groupStatusMarker(group: string, signature = ''): string {
  * from the API key) over this GitHub's host, the repository, the pull request, the project and the
  * group, with no job and no mark. Only a run with the key writes it.
  */
-export function statusSignature(settings: Keys, pr: PullRequestRef, group: string, runner: Runner): string {
+export function statusSignature(settings: GroupKeys, pr: PullRequestRef, group: string, runner: Runner): string {
   const place = findNotePlace(pr, settings, runner)
-  return place ? groupSignature(settings, place, '', group, '') : ''
+  return place ? groupSignature(settings, place, { jobId: '', group, mark: '' }) : ''
 }
 
 /** The comment's text: the action's words, outside values in code spans. */
@@ -106,7 +103,7 @@ const STATUS_CALL_MS = 10_000
  */
 export function startGroupStatusComment(
   group: GroupRun,
-  settings: Keys,
+  settings: GroupKeys,
   { runner, github }: GitHubRun
 ): GroupStatusComment | null {
   const code = codePullRequestOf(runner)

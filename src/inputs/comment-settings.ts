@@ -1,7 +1,8 @@
 // The inputs of a comment-triggered run (trigger, allowedAssociations): read on their own, before
 // the others, so that such a run can answer on its thread even when the other inputs are wrong.
 import * as core from '@actions/core'
-import { isCommentEvent, type RunnerEvent } from '../github/event.js'
+import { isCommentEvent } from '../github/event.js'
+import type { Runner } from '../github/runner.js'
 import { isRequestEvent } from '../github/request-event.js'
 import { ActionError } from '../runtime/errors.js'
 import { hasControlCharacter } from '../safety/neutralise.js'
@@ -34,10 +35,10 @@ const ASSOCIATIONS = new Set([
  * comment event, with neither prompt nor jobId given) nor a label request (without a jobId). Read on its own first, so that a
  * comment-triggered run can answer on its thread even when the other inputs are wrong.
  */
-export function readCommentSettings(runner: Pick<RunnerEvent, 'eventName' | 'payload'>): CommentSettings | null {
+export function readCommentSettings(runner: Pick<Runner, 'event'>): CommentSettings | null {
   // A label request (github/request-event.ts) is one with or without a prompt: the prompt goes first.
-  const labelled = isRequestEvent(runner.eventName, runner.payload)
-  const commented = isCommentEvent(runner.eventName) && !core.getInput(Input.prompt)
+  const labelled = isRequestEvent(runner.event)
+  const commented = isCommentEvent(runner.event) && !core.getInput(Input.prompt)
   if (!(labelled || commented) || core.getInput(Input.jobId)) return null
   return {
     trigger: readTrigger(core.getInput(Input.trigger) || DEFAULT_TRIGGER),

@@ -3,7 +3,7 @@
 import * as core from '@actions/core'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
-import type { RunnerEvent } from '../github/event.js'
+import type { Runner } from '../github/runner.js'
 import { Input } from './action-names.js'
 
 export interface GroupSettings {
@@ -23,7 +23,7 @@ const REPOSITORY_SHAPE = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$
  * run that hands its job over would leave the next run nothing to find, and each push would open a
  * docs pull request of its own. So the combination is refused at the start, in a sentence.
  */
-export function readGroupSettings(runner: Pick<RunnerEvent, 'repository'>, wait = true): GroupSettings | null {
+export function readGroupSettings(runner: Pick<Runner, 'repository'>, wait = true): GroupSettings | null {
   const name = core.getInput(Input.group)
   const docsRepository = core.getInput(Input.docsRepository)
   if (!name) return null

@@ -1,7 +1,7 @@
 // The inputs of a reporting run (`report: pending`): it creates nothing, so it needs only the
 // service's access, the token for GitHub, and the trigger its notes name.
 import * as core from '@actions/core'
-import type { RunnerEvent } from '../github/event.js'
+import type { Runner } from '../github/runner.js'
 import { Input } from './action-names.js'
 import { readNoteTrigger } from './comment-settings.js'
 import { describeMisnamed, misnamedInputs } from './misnamed-inputs.js'
@@ -28,7 +28,7 @@ export function isReportingRun(): boolean {
 }
 
 /** Reads and checks a reporting run's inputs. */
-export function readReportSettings(runner: RunnerEvent, env: NodeJS.ProcessEnv): ReportSettings {
+export function readReportSettings(runner: Runner, env: NodeJS.ProcessEnv): ReportSettings {
   const misnamed = misnamedInputs(env)
   for (const input of misnamed) log.warning(describeMisnamed(input))
   const githubToken = core.getInput(Input.githubToken)

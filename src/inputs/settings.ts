@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
-import { isCommentEvent, type RunnerEvent } from '../github/event.js'
-import { readRunner } from '../github/runner.js'
+import { eventNameOf, isCommentEvent } from '../github/event.js'
+import { readRunner, type Runner } from '../github/runner.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
@@ -101,7 +101,7 @@ export function readGitHubToken(): string {
 }
 
 /** Reads the inputs a run needs before the others (see FirstInputs); the token as readGitHubToken read it. */
-export function readFirstInputs(runner: RunnerEvent, githubToken: string = readGitHubToken()): FirstInputs {
+export function readFirstInputs(runner: Runner, githubToken: string = readGitHubToken()): FirstInputs {
   return { comment: readCommentSettings(runner), githubToken }
 }
 
@@ -112,7 +112,7 @@ export function readFirstInputs(runner: RunnerEvent, githubToken: string = readG
  * show the refusal alone, and the hint is often its cause.
  */
 export function readSettings(
-  runner: RunnerEvent = readRunner(process.env),
+  runner: Runner = readRunner(process.env),
   first: FirstInputs = readFirstInputs(runner)
 ): Settings {
   const misnamed = misnamedInputs()
@@ -127,11 +127,11 @@ export function readSettings(
 }
 
 function readCheckedSettings(
-  runner: RunnerEvent,
+  runner: Runner,
   misnamed: MisnamedInput[],
   { comment, githubToken }: FirstInputs
 ): Settings {
-  const { eventName } = runner
+  const eventName = eventNameOf(runner.event)
   const { projectId, apiKey, baseUrl } = readServiceAccess(runner, misnamed)
   const inlinePrompt = core.getInput(Input.prompt)
   const jobId = readJobId(core.getInput(Input.jobId))
@@ -145,7 +145,7 @@ function readCheckedSettings(
     )
   }
   // A prompt with a jobId is a follow-up message to that job (see JobService.sendMessage).
-  if (inlinePrompt && isCommentEvent(eventName)) {
+  if (inlinePrompt && isCommentEvent(runner.event)) {
     log.warning(
       `This run was started by a comment (${eventName}) and has a ${Input.prompt} input, so it starts a job ` +
         `${jobId ? '(here, a message to one) ' : ''}whoever wrote the comment: who may start one is not checked. To let only trusted people start jobs, ` +
@@ -187,13 +187,13 @@ function readCheckedSettings(
 
 /** The service's access (project, key, address), read and checked: every run that talks to the service needs them. */
 export function readServiceAccess(
-  runner: RunnerEvent,
+  runner: Runner,
   misnamed: MisnamedInput[]
 ): Pick<Settings, 'projectId' | 'apiKey' | 'baseUrl'> {
   const required = (name: string, what: string): string => requiredInput(name, what, misnamed)
   const projectId = readProjectId(required(Input.projectId, 'the documentation project, as the service names it'))
   // On a fork's pull request GitHub gives the run no secrets: the key is empty for a reason the user can act on.
-  const fork = core.getInput(Input.apiKey) ? null : forkWithoutSecrets(runner.eventName, runner.payload)
+  const fork = core.getInput(Input.apiKey) ? null : forkWithoutSecrets(runner.event)
   if (fork && !misnamed.some((input) => input.meant === Input.apiKey))
     throw new ActionError(forkKeySentence(fork, Input.apiKey))
   const apiKey = required(

@@ -6,7 +6,8 @@ import type { TriggeringComment } from '../comment/trigger.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
 import { isSourceOf, signMarker, readNotesOn } from '../comment/agent-pull-request.js'
 import { openReader, findNotePlace, parsePullRequestLink } from '../github/note-place.js'
-import { asObject, login, sha } from '../github/json-shape.js'
+import { eventNameOf } from '../github/event.js'
+import { login } from '../github/json-shape.js'
 import { runLink } from '../github/octokit.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
@@ -96,7 +97,7 @@ export async function leaveAgentNote({
       if (notes.some((note) => note.verified && note.jobId === jobId)) return
     }
     const signed = group
-      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, jobId, group.name, group.mark)}`
+      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, { jobId, group: group.name, mark: group.mark })}`
       : signMarker(settings, place, jobId)
     const body = (server: string) => noteBody(signed, jobId, comment, trigger, server, runner, group?.name)
     const octokit = await postNote(github, pr, body, signal)
@@ -166,13 +167,13 @@ function requestedBy(comment: TriggeringComment | null, runner: Runner): string 
     const who = login(comment.author)
     return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
   }
-  const event = runner.eventName
-  if (event === 'push') {
-    const payload = asObject(runner.payload)
-    const before = sha(payload.before).slice(0, 7)
-    const after = sha(payload.after).slice(0, 7)
+  const { event } = runner
+  if (event.name === 'push') {
+    const before = event.before.slice(0, 7)
+    const after = event.after.slice(0, 7)
     const branch = runner.refName ? ` to ${oneLineCodeSpan(runner.refName, 100)}` : ''
     return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
   }
-  return /^[a-z_]{1,40}$/.test(event) ? `a ${event} event` : ''
+  const name = eventNameOf(event)
+  return /^[a-z_]{1,40}$/.test(name) ? `a ${name} event` : ''
 }

@@ -3,7 +3,8 @@
 // request's checks. On a pull request the status goes on its head commit: GitHub shows statuses on
 // a pull request only there, and GITHUB_SHA is the merge commit it made for the event.
 import type { RunnerEvent } from '../github/event.js'
-import { asObject, isZeroSha, sha } from '../github/json-shape.js'
+import { isZeroSha } from '../github/json-shape.js'
+import { assertNever } from '../runtime/assert-never.js'
 import type { Octokit } from '../github/octokit.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { neutralise } from '../safety/neutralise.js'
@@ -15,18 +16,25 @@ export const STATUS_CONTEXT = 'docs-agent'
 const STATUS_CALL_MS = 10_000
 
 /** The commit a run was for: the pushed commit, or a pull request's head; '' for any other event. */
-export function commitOfRun(runner: RunnerEvent): string {
-  const event = runner.eventName
-  const payload = asObject(runner.payload)
-  if (event === 'push') {
-    const after = sha(payload.after)
-    return after.length === 40 && !isZeroSha(after) ? after : ''
+export function commitOfRun({ event }: { event: RunnerEvent }): string {
+  switch (event.name) {
+    case 'push':
+      return event.after.length === 40 && !isZeroSha(event.after) ? event.after : ''
+    case 'pull_request':
+    case 'pull_request_target': {
+      const head = event.pullRequest?.head.sha ?? ''
+      return head.length === 40 ? head : ''
+    }
+    case 'issue_comment':
+    case 'pull_request_review_comment':
+    case 'pull_request_review':
+    case 'issues':
+    case 'release':
+    case 'other':
+      return ''
+    default:
+      return assertNever(event, 'event')
   }
-  if (event === 'pull_request' || event === 'pull_request_target') {
-    const head = sha(asObject(asObject(payload.pull_request).head).sha)
-    return head.length === 40 ? head : ''
-  }
-  return ''
 }
 
 export type CommitState = 'pending' | 'success' | 'failure'

@@ -6,6 +6,7 @@ import type { TriggeringComment } from '../comment/trigger.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
 import { isRequestEvent } from '../github/request-event.js'
+import { isCommentEvent } from '../github/event.js'
 import { log } from '../runtime/log.js'
 import type { CommentReplies } from '../report/comment-reply.js'
 import type { Settings } from '../inputs/settings.js'
@@ -43,12 +44,16 @@ export async function readCommentAsk(
     import('../comment/label-request.js'),
     import('../report/comment-reply.js')
   ])
-  const { eventName, payload } = runner
+  const { event } = runner
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
-  const hunk = eventName === 'pull_request_review_comment' ? await hunkBlanker() : null
-  const request = isRequestEvent(eventName, payload)
-    ? await readLabelRequest(settings, runner, github, cancelled)
-    : readCommentRequest({ ...settings, blankHunk: hunk?.blank }, runner)
+  const hunk = event.name === 'pull_request_review_comment' ? await hunkBlanker() : null
+  // The comment settings are read for a label's event or a comment's alone (readCommentSettings).
+  const request = isRequestEvent(event)
+    ? await readLabelRequest(settings, event, { runner, github }, cancelled)
+    : isCommentEvent(event)
+      ? readCommentRequest({ ...settings, blankHunk: hunk?.blank }, event, runner)
+      : null
+  if (!request) return null
   if (!request.start) return { skipped: request.reason }
   const from = request.comment.kind === 'label' ? 'labelled thread' : "comment's instruction"
   const instruction = await blankInstruction(request.prompt, hunk?.blanked, from)

@@ -36,7 +36,7 @@ export async function holdGroupRun(route: Route, signal: AbortSignal, onGitHub: 
   const code = codePullRequestOf(runner)
   const sends = group.ancestry !== 'covered'
   if (code?.closed && !(code.merged && sends)) {
-    const told = await tellDocsCodeClosed(code, group, signal, onGitHub)
+    const told = await tellDocsCodeClosed({ code, group }, signal, onGitHub)
     return {
       ending: 'held',
       ...NO_JOB,

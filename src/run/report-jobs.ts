@@ -4,7 +4,6 @@
 // longer knows is told as such after UNKNOWN_AFTER_MISSES runs in a row read it so: a record is never
 // dropped untold. A run started by a pull request's event (the agent's pull request opened or
 // updated) also looks past its share for the job that opened that pull request, and tells it at once.
-import { asObject, text } from '../github/json-shape.js'
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
 import { JobIndex, openIndexReader, type IndexedRecord } from '../report/job-index.js'
@@ -140,8 +139,9 @@ async function reportOne(
 
 /** The page of the pull request whose event started the run (opened, synchronize), or null. */
 function pullRequestOfEvent(runner: Runner): string | null {
-  if (runner.eventName !== 'pull_request' && runner.eventName !== 'pull_request_target') return null
-  return text(asObject(asObject(runner.payload).pull_request).html_url) || null
+  const { event } = runner
+  if (event.name !== 'pull_request' && event.name !== 'pull_request_target') return null
+  return event.pullRequest?.htmlUrl || null
 }
 
 /**

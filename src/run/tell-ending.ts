@@ -126,7 +126,10 @@ export async function tellEnding({
       () =>
         group &&
         settings &&
-        recordGroupRun(outcome, group, delivered, settings, bound.signal, groupStatus, { runner, github })
+        recordGroupRun({ outcome, group, delivered, settings, statusComment: groupStatus }, bound.signal, {
+          runner,
+          github
+        })
     )
     const reply = ask?.replies.finish(outcome, elapsedMs, pullRequest, bound.signal)
     const summary =

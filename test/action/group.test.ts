@@ -110,7 +110,7 @@ function signedNote(
   }
   return (
     `${signMarker({ apiKey: key }, place, jobId)}\n` +
-    `${groupMarker({ apiKey: key }, place, jobId, options.group ?? GROUP, options.mark ?? base.sha)}\n📝 note`
+    `${groupMarker({ apiKey: key }, place, { jobId, group: options.group ?? GROUP, mark: options.mark ?? base.sha })}\n📝 note`
   )
 }
 

@@ -2,6 +2,7 @@
 // octo-org/docs-site, reading from a stand-in GitHub API, with read limits small enough for a test.
 import type { ChangeContextRequest } from '../../src/context/change-context.js'
 import type { ReadLimits } from '../../src/github/reader.js'
+import { readRunnerEvent } from '../../src/github/event.js'
 import type { StandInGitHub } from './stand-in-github.js'
 
 export const TOKEN = 'ghs_context_token_0123456789'
@@ -29,8 +30,7 @@ export function contextRequest(
   return {
     detail: 'changes',
     limit: 20_000,
-    eventName,
-    payload,
+    event: readRunnerEvent(eventName, payload),
     repository: REPO,
     serverUrl: SERVER,
     apiUrl: github.apiUrl,

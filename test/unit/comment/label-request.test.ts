@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { decideLabel, type LabelRules } from '../../../src/comment/label-request.js'
+import {
+  decideLabel as decideLabelEvent,
+  type LabelEvent,
+  type LabelRules
+} from '../../../src/comment/label-request.js'
+import { readRunnerEvent } from '../../../src/github/event.js'
 import { issuesEvent, pullRequestEvent } from '../../support/stand-in-github.js'
 
 const asked: string[] = []
-const rules = (overrides: Partial<LabelRules> = {}): LabelRules => ({
+type Rules = LabelRules & { eventName: string }
+
+/** decideLabel over a payload, as the runner reads it for the rules' `eventName`. */
+function decideLabel(payload: unknown, { eventName, ...given }: Rules) {
+  return decideLabelEvent(readRunnerEvent(eventName, payload) as LabelEvent, given)
+}
+
+const rules = (overrides: Partial<Rules> = {}): Rules => ({
   trigger: '/docs',
   allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
   serverUrl: 'https://github.example',

@@ -1,6 +1,7 @@
 // The place of a review comment, as the instruction tells the agent.
 import { describe, expect, it } from 'vitest'
-import { diffLocation, instructionAt } from '../../../src/comment/review-location.js'
+import { instructionAt } from '../../../src/comment/review-location.js'
+import { diffLocation } from '../../../src/github/diff-location.js'
 
 describe('diffLocation', () => {
   it('reads the file, the lines, the side and the hunk', () => {

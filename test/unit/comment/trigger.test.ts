@@ -1,7 +1,8 @@
 // Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
 import { afterAll, describe, expect, it } from 'vitest'
 import { decideComment, instructionAfter, readCommentRequest, type CommentRules } from '../../../src/comment/trigger.js'
-import { readRunner } from '../../../src/github/runner.js'
+import { isCommentEvent, readRunnerEvent } from '../../../src/github/event.js'
+import { readRunner, type Runner } from '../../../src/github/runner.js'
 import {
   issueCommentEvent,
   removeEventFiles,
@@ -11,6 +12,28 @@ import {
 } from '../../support/stand-in-github.js'
 
 afterAll(removeEventFiles)
+
+/** decideComment over a payload, as the runner reads it for `eventName` (issue_comment by default). */
+function decide(payload: unknown, { eventName = 'issue_comment', ...given }: CommentRules & { eventName?: string }) {
+  const event = readRunnerEvent(eventName, payload)
+  if (!isCommentEvent(event)) throw new Error(`${eventName} is not a comment event`)
+  return decideComment(event, given)
+}
+
+/** readCommentRequest for the runner's comment event, as the comment's stage hands it over. */
+function readRequest(given: Parameters<typeof readCommentRequest>[0], runner: Runner) {
+  if (!isCommentEvent(runner.event)) throw new Error('not a comment event')
+  return readCommentRequest(given, runner.event, runner)
+}
+
+/** A run of an issue_comment event with `payload` in its event file, and GITHUB_REPOSITORY unset. */
+function runnerWithoutRepository(payload: object): Runner {
+  return readRunner({
+    GITHUB_EVENT_NAME: 'issue_comment',
+    GITHUB_EVENT_PATH: writeEventFile(payload),
+    GITHUB_SERVER_URL: 'https://github.example'
+  })
+}
 
 const rules: CommentRules = {
   trigger: '/docs',
@@ -41,7 +64,7 @@ describe('instructionAfter', () => {
 
 describe('decideComment', () => {
   it('starts a job for an owner: the prompt is the instruction (who asked where is in the context section)', () => {
-    const decision = decideComment(
+    const decision = decide(
       issueCommentEvent({ body: '/docs explain the retry policy in the FAQ', number: 7, title: 'Retries?' }),
       rules
     )
@@ -66,7 +89,7 @@ describe('decideComment', () => {
   })
 
   it('knows a pull request thread from an issue', () => {
-    const decision = decideComment(
+    const decision = decide(
       issueCommentEvent({ body: '/docs document this change', onPullRequest: true, number: 31 }),
       rules
     )
@@ -79,13 +102,13 @@ describe('decideComment', () => {
   })
 
   it.each(['OWNER', 'MEMBER', 'COLLABORATOR'])('starts a job for %s by default', (association) => {
-    expect(decideComment(issueCommentEvent({ body: '/docs x', association }), rules).start).toBe(true)
+    expect(decide(issueCommentEvent({ body: '/docs x', association }), rules).start).toBe(true)
   })
 
   it.each(['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'NONE', 'MANNEQUIN'])(
     'refuses %s by default, naming the association',
     (association) => {
-      const decision = decideComment(issueCommentEvent({ body: '/docs x', association, login: 'stranger' }), rules)
+      const decision = decide(issueCommentEvent({ body: '/docs x', association, login: 'stranger' }), rules)
 
       expect(decision).toEqual({
         start: false,
@@ -97,7 +120,7 @@ describe('decideComment', () => {
   )
 
   it('lets in an association the rules add', () => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs x', association: 'CONTRIBUTOR' }), {
+    const decision = decide(issueCommentEvent({ body: '/docs x', association: 'CONTRIBUTOR' }), {
       ...rules,
       allowedAssociations: ['CONTRIBUTOR']
     })
@@ -107,11 +130,11 @@ describe('decideComment', () => {
   it('treats a payload without an association as NONE', () => {
     const event = issueCommentEvent({ body: '/docs x' }) as { comment: Record<string, unknown> }
     delete event.comment.author_association
-    expect(decideComment(event, rules)).toMatchObject({ start: false, reason: expect.stringContaining('is NONE') })
+    expect(decide(event, rules)).toMatchObject({ start: false, reason: expect.stringContaining('is NONE') })
   })
 
   it('never starts a job for a bot, even an allowed one', () => {
-    const decision = decideComment(
+    const decision = decide(
       issueCommentEvent({ body: '/docs x', userType: 'Bot', login: 'github-actions[bot]', association: 'OWNER' }),
       rules
     )
@@ -119,7 +142,7 @@ describe('decideComment', () => {
   })
 
   it.each(['edited', 'deleted'])('an %s comment starts nothing', (action) => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs x', action }), rules)
+    const decision = decide(issueCommentEvent({ body: '/docs x', action }), rules)
     expect(decision).toEqual({
       start: false,
       reason: expect.stringContaining(`The comment was ${action}, not created`)
@@ -127,41 +150,39 @@ describe('decideComment', () => {
   })
 
   it('a comment without the trigger starts nothing', () => {
-    expect(decideComment(issueCommentEvent({ body: 'Thanks, looks good!' }), rules)).toEqual({
+    expect(decide(issueCommentEvent({ body: 'Thanks, looks good!' }), rules)).toEqual({
       start: false,
       reason: 'The comment does not start with /docs: it starts nothing.'
     })
   })
 
   it('a trigger with nothing after it starts nothing, and says how to use it', () => {
-    expect(decideComment(issueCommentEvent({ body: '/docs' }), rules)).toMatchObject({
+    expect(decide(issueCommentEvent({ body: '/docs' }), rules)).toMatchObject({
       start: false,
       reason: expect.stringContaining('has nothing after /docs')
     })
   })
 
   it('refuses a stranger before looking at their instruction, and a bot before anything else', () => {
-    expect(decideComment(issueCommentEvent({ body: '/docs', association: 'NONE' }), rules)).toMatchObject({
+    expect(decide(issueCommentEvent({ body: '/docs', association: 'NONE' }), rules)).toMatchObject({
       reason: expect.stringContaining('is NONE')
     })
-    expect(decideComment(issueCommentEvent({ body: 'hi', userType: 'Bot' }), rules)).toMatchObject({
+    expect(decide(issueCommentEvent({ body: 'hi', userType: 'Bot' }), rules)).toMatchObject({
       reason: expect.stringContaining('by a bot')
     })
   })
 
   it('takes the repository from the payload when GITHUB_REPOSITORY is not set', () => {
-    const decision = decideComment(issueCommentEvent({ body: '/docs x', repository: 'other/repo' }), {
-      ...rules,
-      repository: undefined
-    })
+    const runner = runnerWithoutRepository(issueCommentEvent({ body: '/docs x', repository: 'other/repo' }))
+    const decision = readRequest(rules, runner)
     expect(decision.start && decision.comment.thread.url).toBe('https://github.example/other/repo/issues/12')
   })
 
   it("shows the payload's texts neutralised: they end up in the log", () => {
     const login = 'bot\n::add-mask::x ##[error]y'
-    const decision = decideComment(issueCommentEvent({ body: 'hi', userType: 'Bot', login }), rules)
+    const decision = decide(issueCommentEvent({ body: 'hi', userType: 'Bot', login }), rules)
     expect(decision).toMatchObject({ reason: expect.stringContaining('(bot\\n::add-mask::x ## [error]y)') })
-    const edited = decideComment(issueCommentEvent({ body: '/docs x', action: 'edited\r::error::z' }), rules)
+    const edited = decide(issueCommentEvent({ body: '/docs x', action: 'edited\r::error::z' }), rules)
     expect(edited).toMatchObject({
       reason: expect.stringContaining('The comment was edited\\r::error::z, not created')
     })
@@ -169,17 +190,17 @@ describe('decideComment', () => {
 
   it('refuses a repository from the payload that is not owner/name: it goes into every reply link', () => {
     const event = issueCommentEvent({ body: '/docs x', repository: 'o/r)![x](https://evil.example/i.png' })
-    expect(() => decideComment(event, { ...rules, repository: undefined })).toThrow(/is not of the form owner\/name/)
+    expect(() => readRequest(rules, runnerWithoutRepository(event))).toThrow(/is not of the form owner\/name/)
   })
 
   it('says so when the payload has no comment', () => {
-    expect(() => decideComment({ action: 'created' }, rules)).toThrow(/has no comment or no issue in its payload/)
+    expect(() => decide({ action: 'created' }, rules)).toThrow(/has no comment or no issue in its payload/)
   })
 })
 
 describe('decideComment on reviews and review comments', () => {
   it('a review comment: the instruction with its place, and a reply under its thread', () => {
-    const decision = decideComment(
+    const decision = decide(
       reviewCommentEvent({ body: '/docs explain this', number: 40, commentId: 77, inReplyTo: 70, line: 3 }),
       { ...rules, eventName: 'pull_request_review_comment' }
     )
@@ -195,29 +216,29 @@ describe('decideComment on reviews and review comments', () => {
 
   it("a review's body, once submitted", () => {
     const rulesForReviews = { ...rules, eventName: 'pull_request_review' }
-    expect(decideComment(reviewEvent({ body: '/docs add examples' }), rulesForReviews)).toMatchObject({
+    expect(decide(reviewEvent({ body: '/docs add examples' }), rulesForReviews)).toMatchObject({
       start: true,
       prompt: 'add examples',
       comment: { id: 6161, kind: 'review', thread: { kind: 'pull request', number: 31 } }
     })
-    expect(decideComment(reviewEvent({ body: null }), rulesForReviews)).toMatchObject({ start: false })
-    expect(decideComment(reviewEvent({ body: '/docs x', action: 'edited' }), rulesForReviews)).toMatchObject({
+    expect(decide(reviewEvent({ body: null }), rulesForReviews)).toMatchObject({ start: false })
+    expect(decide(reviewEvent({ body: '/docs x', action: 'edited' }), rulesForReviews)).toMatchObject({
       start: false,
       reason: expect.stringContaining('The review was edited, not submitted')
     })
   })
 
   it('/docs --new asks for a new job; the flag is not part of the instruction', () => {
-    expect(decideComment(issueCommentEvent({ body: '/docs --new write a page' }), rules)).toMatchObject({
+    expect(decide(issueCommentEvent({ body: '/docs --new write a page' }), rules)).toMatchObject({
       start: true,
       prompt: 'write a page',
       fresh: true
     })
-    expect(decideComment(issueCommentEvent({ body: '/docs --newer things' }), rules)).toMatchObject({
+    expect(decide(issueCommentEvent({ body: '/docs --newer things' }), rules)).toMatchObject({
       prompt: '--newer things',
       fresh: false
     })
-    expect(decideComment(issueCommentEvent({ body: '/docs --new' }), rules)).toMatchObject({
+    expect(decide(issueCommentEvent({ body: '/docs --new' }), rules)).toMatchObject({
       start: false,
       reason: expect.stringContaining('has nothing after /docs --new')
     })
@@ -238,7 +259,7 @@ describe('readCommentRequest', () => {
   }
 
   it('reads the comment, using GITHUB_SERVER_URL for the link', () => {
-    expect(readCommentRequest(given, env({}))).toMatchObject({
+    expect(readRequest(given, env({}))).toMatchObject({
       start: true,
       comment: { thread: { url: 'https://ghe.example.com/octo-org/docs-site/issues/12' } }
     })
@@ -247,16 +268,16 @@ describe('readCommentRequest', () => {
   it('uses the trigger and the associations it is given', () => {
     const path = writeEventFile(issueCommentEvent({ body: '/explain the cache', association: 'CONTRIBUTOR' }))
     const rules = { trigger: '/explain', allowedAssociations: ['CONTRIBUTOR'] }
-    expect(readCommentRequest(rules, env({ GITHUB_EVENT_PATH: path }))).toMatchObject({
+    expect(readRequest(rules, env({ GITHUB_EVENT_PATH: path }))).toMatchObject({
       start: true,
       prompt: 'the cache'
     })
   })
 
   it('says so when the payload cannot be read', () => {
-    expect(() => readCommentRequest(given, env({ GITHUB_EVENT_PATH: '/nonexistent/event.json' }))).toThrow(
+    expect(() => readRequest(given, env({ GITHUB_EVENT_PATH: '/nonexistent/event.json' }))).toThrow(
       /payload \(\/nonexistent\/event.json\) could not be read/
     )
-    expect(() => readCommentRequest(given, env({ GITHUB_EVENT_PATH: '' }))).toThrow(/GITHUB_EVENT_PATH is not set/)
+    expect(() => readRequest(given, env({ GITHUB_EVENT_PATH: '' }))).toThrow(/GITHUB_EVENT_PATH is not set/)
   })
 })

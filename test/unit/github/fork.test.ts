@@ -1,17 +1,20 @@
 // A pull request from a fork gets no secrets from GitHub: the empty key is explained, not just required.
 import { describe, expect, it } from 'vitest'
 import { forkKeySentence, forkWithoutSecrets } from '../../../src/github/fork.js'
+import { readRunnerEvent as eventOf } from '../../../src/github/event.js'
 import { pullRequestEvent, reviewCommentEvent } from '../../support/stand-in-github.js'
 
 describe('forkWithoutSecrets', () => {
   it('finds the fork of a pull_request event, by name or by its fork mark', () => {
-    expect(forkWithoutSecrets('pull_request', pullRequestEvent({ number: 9, fork: 'stranger/docs-site' }))).toEqual({
+    expect(
+      forkWithoutSecrets(eventOf('pull_request', pullRequestEvent({ number: 9, fork: 'stranger/docs-site' })))
+    ).toEqual({
       fork: 'stranger/docs-site',
       number: 9
     })
     const marked = pullRequestEvent({ number: 9 })
     Object.assign(marked.pull_request.head.repo, { fork: true })
-    expect(forkWithoutSecrets('pull_request', marked)).toEqual({ fork: 'octo-org/docs-site', number: 9 })
+    expect(forkWithoutSecrets(eventOf('pull_request', marked))).toEqual({ fork: 'octo-org/docs-site', number: 9 })
   })
 
   it('finds it on a review comment too, whose run has no secrets either', () => {
@@ -20,7 +23,10 @@ describe('forkWithoutSecrets', () => {
       head: { repo: { full_name: 'stranger/docs-site', fork: true } },
       base: { repo: { full_name: 'octo-org/docs-site' } }
     })
-    expect(forkWithoutSecrets('pull_request_review_comment', event)).toEqual({ fork: 'stranger/docs-site', number: 31 })
+    expect(forkWithoutSecrets(eventOf('pull_request_review_comment', event))).toEqual({
+      fork: 'stranger/docs-site',
+      number: 31
+    })
   })
 
   it.each([
@@ -29,12 +35,12 @@ describe('forkWithoutSecrets', () => {
     ['a push', 'push', { ref: 'refs/heads/main' }],
     ['no payload', 'pull_request', {}]
   ])('%s: none', (_, eventName, payload) => {
-    expect(forkWithoutSecrets(eventName, payload)).toBeNull()
+    expect(forkWithoutSecrets(eventOf(eventName, payload))).toBeNull()
   })
 
   it('never repeats a fork name of another shape', () => {
     const event = pullRequestEvent({ number: 3, fork: '::error::x/y z' })
-    expect(forkWithoutSecrets('pull_request', event)).toEqual({ fork: '', number: 3 })
+    expect(forkWithoutSecrets(eventOf('pull_request', event))).toEqual({ fork: '', number: 3 })
   })
 })
 

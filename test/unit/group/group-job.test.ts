@@ -18,7 +18,7 @@ const GROUP = 'docs-follow-code'
 
 describe('the group marker', () => {
   it('names the job and the mark, and verifies for its place and group under the same key', () => {
-    const line = groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)
+    const line = groupMarker(KEY, PLACE, { jobId: 'job_1', group: GROUP, mark: MARK })
     expect(line).toMatch(new RegExp(`^<!-- docs-agent-group: ${GROUP} job_1 ${MARK} g1\\.[A-Za-z0-9_-]{43} -->$`))
     expect(markedGroups(`${line}\ntext`, KEY, PLACE, GROUP)).toEqual([{ jobId: 'job_1', mark: MARK, verified: true }])
   })
@@ -30,12 +30,12 @@ describe('the group marker', () => {
     ['another GitHub', KEY, { ...PLACE, host: 'ghe.example' }, GROUP],
     ['another project', KEY, { ...PLACE, projectId: 'other' }, GROUP]
   ])('does not verify under %s', (_, key, place) => {
-    const line = groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)
+    const line = groupMarker(KEY, PLACE, { jobId: 'job_1', group: GROUP, mark: MARK })
     expect(markedGroups(line, key, place, GROUP)).toEqual([{ jobId: 'job_1', mark: MARK, verified: false }])
   })
 
   it("is not read as another group's, and a mark or job changed by hand does not verify", () => {
-    const line = groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)
+    const line = groupMarker(KEY, PLACE, { jobId: 'job_1', group: GROUP, mark: MARK })
     expect(markedGroups(line, KEY, PLACE, 'code-pr-7')).toEqual([])
     const moved = line.replace(MARK, 'b'.repeat(40))
     expect(markedGroups(moved, KEY, PLACE, GROUP)).toEqual([{ jobId: 'job_1', mark: 'b'.repeat(40), verified: false }])
@@ -44,22 +44,26 @@ describe('the group marker', () => {
   })
 
   it('holds a job id of any shape, and no mark as -', () => {
-    const line = groupMarker(KEY, PLACE, 'job 1/%', GROUP, '')
+    const line = groupMarker(KEY, PLACE, { jobId: 'job 1/%', group: GROUP, mark: '' })
     expect(line).toContain(' job%201%2F%25 - g1.')
     expect(markedGroups(line, KEY, PLACE, GROUP)).toEqual([{ jobId: 'job 1/%', mark: '', verified: true }])
   })
 
   it("leaves the job's marker as it was: a note with both still routes /docs comments to the job", () => {
-    const note = `${signMarker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)}\n📝 text`
+    const note = `${signMarker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, { jobId: 'job_1', group: GROUP, mark: MARK })}\n📝 text`
     expect(readMarkedJobs(note, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: true }])
   })
 })
 
 describe('moving the mark', () => {
   it("rewrites this group's marker only, keeping the rest of the note", () => {
-    const other = groupMarker(KEY, PLACE, 'job_1', 'another', MARK)
-    const note = `${signMarker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)}\n${other}\n📝 text`
-    const next = withGroupMarker(note, GROUP, groupMarker(KEY, PLACE, 'job_1', GROUP, 'c'.repeat(40)))
+    const other = groupMarker(KEY, PLACE, { jobId: 'job_1', group: 'another', mark: MARK })
+    const note = `${signMarker(KEY, PLACE, 'job_1')}\n${groupMarker(KEY, PLACE, { jobId: 'job_1', group: GROUP, mark: MARK })}\n${other}\n📝 text`
+    const next = withGroupMarker(
+      note,
+      GROUP,
+      groupMarker(KEY, PLACE, { jobId: 'job_1', group: GROUP, mark: 'c'.repeat(40) })
+    )
     expect(markedGroups(next, KEY, PLACE, GROUP)).toEqual([{ jobId: 'job_1', mark: 'c'.repeat(40), verified: true }])
     expect(markedGroups(next, KEY, PLACE, 'another')).toEqual([{ jobId: 'job_1', mark: MARK, verified: true }])
     expect(readMarkedJobs(next, KEY, PLACE)).toEqual([{ jobId: 'job_1', verified: true }])
@@ -67,7 +71,7 @@ describe('moving the mark', () => {
   })
 
   it('adds the signMarker at the top of a note that has none', () => {
-    const line = groupMarker(KEY, PLACE, 'job_1', GROUP, MARK)
+    const line = groupMarker(KEY, PLACE, { jobId: 'job_1', group: GROUP, mark: MARK })
     expect(withGroupMarker('📝 text', GROUP, line)).toBe(`${line}\n📝 text`)
   })
 })
