@@ -2,7 +2,7 @@
 // look: the job summary, the reply on the thread (which also records the thread's job), and the note
 // on the pull request the job opened.
 import { leaveAgentNote } from '../report/agent-note.js'
-import type { GroupRun } from '../group/group-lookup.js'
+import { groupWasRead, type GroupRun } from '../group/group-lookup.js'
 import { recordGroupRun } from '../group/group-record.js'
 import type { GroupStatusComment } from '../group/group-status.js'
 import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
@@ -104,7 +104,7 @@ export async function tellEnding({
     // A job the group's run created makes its pull request the group's, with the mark in the note;
     // then the group's mark, label and code pull request comment (group/group-record.ts).
     const groupNote =
-      group && delivered === 'create' && group.lookup.kind !== 'unreadable'
+      group && delivered === 'create' && groupWasRead(group)
         ? { name: group.settings.name, mark: group.covers, repository: group.settings.repository }
         : undefined
     const comment = ask?.comment ?? null
