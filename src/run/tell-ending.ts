@@ -94,12 +94,14 @@ export async function tellEnding({
   // Loaded once the run has ended: the create waits for none of what tells its ending.
   const [
     { leaveAgentNote },
+    { groupWasRead },
     { recordGroupRun },
     { agentPullRequestShown, opensPullRequest },
     { ENDING_DETAILS_MS, startEndingBound },
     { writeSummary }
   ] = await Promise.all([
     import('../report/agent-note.js'),
+    import('../group/group-lookup.js'),
     import('../group/group-record.js'),
     import('../report/agent-pull-request-shown.js'),
     import('../github/ending-bound.js'),
@@ -114,7 +116,7 @@ export async function tellEnding({
     // A job the group's run created makes its pull request the group's, with the mark in the note;
     // then the group's mark, label and code pull request comment (group/group-record.ts).
     const groupNote =
-      group && delivered === 'create' && group.lookup.kind !== 'unreadable'
+      group && delivered === 'create' && groupWasRead(group)
         ? { name: group.settings.name, mark: group.covers, repository: group.settings.repository }
         : undefined
     const comment = ask?.comment ?? null
