@@ -3,9 +3,8 @@
 import type { Settings } from '../inputs/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Runner } from '../github/runner.js'
-import { lookUpGroup, type GroupPullRequest, type GroupRun } from '../group/group-lookup.js'
-import { findThreadJob, type ReadJob, type ThreadJob } from './thread-job.js'
-import { findCodePullGroup } from './code-pull-group.js'
+import type { GroupPullRequest, GroupRun } from '../group/group-lookup.js'
+import type { ReadJob, ThreadJob } from './thread-job.js'
 import { log } from '../runtime/log.js'
 import type { TriggeringComment } from './trigger.js'
 import type { GitHubSession } from '../github/session.js'
@@ -72,6 +71,8 @@ export async function decideRoute(
   }
   if (ask) {
     if (ask.fresh) return { kind: 'create' }
+    // The thread's reading and the group's look-up load only when a run needs them.
+    const { findThreadJob } = await import('./thread-job.js')
     const thread = await findThreadJob(ask.comment, settings, readJob, signal, github)
     switch (thread.kind) {
       case 'kept':
@@ -85,6 +86,7 @@ export async function decideRoute(
     }
   }
   if (!settings.group) return { kind: 'create' }
+  const { lookUpGroup } = await import('../group/group-lookup.js')
   const group = await lookUpGroup(settings.group, settings, signal, { runner, github })
   if (group.lookup.kind !== 'found') return { kind: 'create', group }
   const { found } = group.lookup
@@ -103,6 +105,7 @@ async function routeByCodePullRequest(
   { left, firstPage }: Extract<ThreadJob, { kind: 'none' }>,
   { runner, github, signal }: RouteReads
 ): Promise<Route> {
+  const { findCodePullGroup } = await import('./code-pull-group.js')
   const code = await findCodePullGroup(ask.comment, firstPage, settings, { runner, github, signal })
   const toGroup = code.kind === 'open' || code.kind === 'next'
   const instead = toGroup ? "this request goes to the group's docs (above)" : 'this request starts a new job'

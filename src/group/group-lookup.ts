@@ -314,6 +314,15 @@ function sayLookup(run: GroupRun, settings: GroupKeys): GroupRun {
 }
 
 /**
+ * Whether GitHub showed the group (its open docs pull request, or that it has none): a run whose group
+ * could not be looked for went on as without one (said once, by sayLookup), and leaves the group
+ * nothing: no note of the group, no mark, no code pull request comment.
+ */
+export function groupWasRead(group: GroupRun): boolean {
+  return group.lookup.kind !== 'unreadable'
+}
+
+/**
  * Whether a failed look-up fails the same way on the next run (a token without the permission, no
  * token): the run then goes on as without a group, rather than never sending. Any other failure (a
  * 502, no answer) holds the run: it sends nothing, and the next run sends its changes.

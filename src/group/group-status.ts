@@ -3,7 +3,7 @@
 // run goes (github/live-comment.ts), and found again on later runs.
 import { codePullRequestOf } from './group-job.js'
 import { groupStatusMarker, statusSignature } from './group-status-marker.js'
-import type { GroupKeys, GroupRun } from './group-lookup.js'
+import { groupWasRead, type GroupKeys, type GroupRun } from './group-lookup.js'
 import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { Octokit } from '../github/octokit.js'
@@ -87,7 +87,7 @@ export function startGroupStatusComment(
   { runner, github }: GitHubRun
 ): GroupStatusComment | null {
   const code = codePullRequestOf(runner)
-  if (!code || code.closed || group.lookup.kind === 'unreadable' || !settings.githubToken) return null
+  if (!code || code.closed || !groupWasRead(group) || !settings.githubToken) return null
   const { owner, repo, number } = code.pr
   const signature = statusSignature(settings, code.pr, group.settings.name, runner)
   const marker = groupStatusMarker(group.settings.name, signature)
