@@ -3,7 +3,7 @@
 // `GET /repos/{owner}/{repo}/pulls/{number}` with the run's token, on the GitHub the workflow runs on;
 // a pull request the token may not read (403, 404) is one debug line, never a warning: the run shows
 // the bare link, as before. The answer is outside text: its shape is checked, its title neutralised.
-import type { PullRequestRef } from './pull-request-ref.js'
+import { pullRequestName, type PullRequestRef } from './pull-request-ref.js'
 import { UNUSABLE_API_URL, type ReadLimits } from './reader.js'
 import type { GitHubSession } from './session.js'
 import { asObject, count, text } from './json-shape.js'
@@ -86,7 +86,7 @@ export async function readPullRequestDetails(
   signal: AbortSignal,
   { tokenInput, limits = DETAILS_LIMITS }: ReadOptions
 ): Promise<PullRequestDetails | null> {
-  const what = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
+  const what = `pull request ${pullRequestName(pr)}`
   if (!github.token) {
     log.debug(`Not reading ${what}: ${tokenInput} is empty; the summary shows its link only.`)
     return null

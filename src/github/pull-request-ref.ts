@@ -8,6 +8,11 @@ export interface PullRequestRef {
   number: number
 }
 
+/** How the log and the notices name a pull request: `#7 of owner/repo`. */
+export function pullRequestName(pr: PullRequestRef): string {
+  return `#${pr.number} of ${pr.owner}/${pr.repo}`
+}
+
 /** The pull request's page on the GitHub at `serverUrl` (runner.ts: no trailing slash). */
 export function pullRequestUrl(pr: PullRequestRef, serverUrl: string): string {
   return `${serverUrl}/${pr.owner}/${pr.repo}/pull/${pr.number}`

@@ -72,9 +72,10 @@ export type GroupLookup =
  * How this run's commit stands to the group's mark: `ahead`, it has changes the group's job was not
  * told of; `covered`, the mark is this commit or after it (a re-run, or an older run run again):
  * nothing to send; `fresh`, the group has no mark yet; `gone`, the mark is no longer in the history
- * (force-pushed away); `unread`, the comparison could not be read.
+ * (force-pushed away); `unread`, the comparison could not be read; `asked`, the run is a request (a
+ * comment on the group's code pull request) that carries no commits: the mark stays where it is.
  */
-export type Ancestry = 'ahead' | 'covered' | 'fresh' | 'gone' | 'unread'
+export type Ancestry = 'ahead' | 'covered' | 'fresh' | 'gone' | 'unread' | 'asked'
 
 /** A run's group as the stages found it. */
 export interface GroupRun {
@@ -310,6 +311,15 @@ function sayLookup(run: GroupRun, settings: GroupKeys): GroupRun {
       )
   }
   return run
+}
+
+/**
+ * Whether GitHub showed the group (its open docs pull request, or that it has none): a run whose group
+ * could not be looked for went on as without one (said once, by sayLookup), and leaves the group
+ * nothing: no note of the group, no mark, no code pull request comment.
+ */
+export function groupWasRead(group: GroupRun): boolean {
+  return group.lookup.kind !== 'unreadable'
 }
 
 /**

@@ -13,9 +13,9 @@ import {
   withGroupMarker,
   type CodePullRequest
 } from './group-job.js'
-import { readAncestry, type GroupKeys, type GroupRun } from './group-lookup.js'
+import { groupWasRead, readAncestry, type GroupKeys, type GroupRun } from './group-lookup.js'
 import { readTwice } from '../github/read-again.js'
-import { pullRequestUrl } from '../github/pull-request-ref.js'
+import { pullRequestName, pullRequestUrl } from '../github/pull-request-ref.js'
 import { findNotePlace, openReader, parsePullRequestLink } from '../github/note-place.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { asObject, text } from '../github/json-shape.js'
@@ -61,7 +61,7 @@ export async function labelGroupPullRequest(
   group: string,
   signal: AbortSignal
 ): Promise<void> {
-  const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
+  const where = `pull request ${pullRequestName(pr)}`
   try {
     await writeTwice(signal, (limited) =>
       octokit.rest.issues.addLabels({
@@ -97,7 +97,7 @@ export async function moveGroupMark(
   const place = found && findNotePlace(found.pr, settings, runner)
   const name = group.settings.name
   if (!found || !place || !covers || covers === found.mark) return
-  const where = `pull request #${found.pr.number} of ${found.pr.owner}/${found.pr.repo}`
+  const where = `pull request ${pullRequestName(found.pr)}`
   const short = covers.slice(0, 7)
   const reader = openReader(github, signal)
   try {
@@ -178,7 +178,7 @@ export async function tellDocsCodeClosed(
   const how = code.merged ? 'was merged' : 'was closed without merging'
   const { open } = group
   if (!open) return { docs: null, untold: null }
-  const docs = `#${open.pr.number} of ${open.pr.owner}/${open.pr.repo}`
+  const docs = pullRequestName(open.pr)
   const server = runner.serverUrl
   const link = pullRequestUrl(code.pr, server)
   const compare = unsent && `${server}/${code.pr.owner}/${code.pr.repo}/compare/${unsent.from}...${unsent.to}`
@@ -220,7 +220,7 @@ export function groupSendLine(
   const { open } = group
   if (dryRun) {
     return open
-      ? `Dry run: group ${name}'s job ${open.jobId} (docs pull request #${open.pr.number} of ${open.pr.owner}/${open.pr.repo}) ` +
+      ? `Dry run: group ${name}'s job ${open.jobId} (docs pull request ${pullRequestName(open.pr)}) ` +
           `would get this prompt as a follow-up message.`
       : `Dry run: group ${name} has no open docs pull request, so a job would be created.`
   }
@@ -268,7 +268,7 @@ export async function recordGroupRun(
   onGitHub: GitHubRun
 ): Promise<void> {
   const { runner } = onGitHub
-  if (group.lookup.kind === 'unreadable') return
+  if (!groupWasRead(group)) return
   const { open } = group
   if (delivered === 'message' && open) await moveGroupMark(group, settings, signal, onGitHub)
   const code = codePullRequestOf(runner)

@@ -9,6 +9,7 @@ import { openReader, findNotePlace, parsePullRequestLink } from '../github/note-
 import { eventNameOf } from '../github/event.js'
 import { login } from '../github/json-shape.js'
 import { runLink } from '../github/octokit.js'
+import { pullRequestName } from '../github/pull-request-ref.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
 import { log } from '../runtime/log.js'
@@ -58,7 +59,7 @@ export async function leaveAgentNote({
   const pr = parsePullRequestLink(job.prLink, serverUrl)
   if (!pr) return
   const trigger = settings.noteTrigger
-  const where = `pull request #${pr.number} of ${pr.owner}/${pr.repo}`
+  const where = `pull request ${pullRequestName(pr)}`
   // The group is looked for in one repository (docsRepository, or this one): a pull request elsewhere
   // would be labelled where no later run of the group looks, and each would open one of its own.
   const lookedIn = group?.repository
