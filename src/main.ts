@@ -2,7 +2,6 @@ import { readRunner } from './github/runner.js'
 import { isReportingRun } from './inputs/report-settings.js'
 import { maskSecrets } from './inputs/settings.js'
 import { followOneJob } from './modes/follow-one-job.js'
-import { reportPending } from './modes/report-pending.js'
 import { assertNever } from './runtime/assert-never.js'
 import { failureMessage } from './runtime/errors.js'
 import { log } from './runtime/log.js'
@@ -34,7 +33,8 @@ export async function run(): Promise<void> {
     case 'follow':
       return followOneJob(start)
     case 'report':
-      return reportPending(start)
+      // Loaded only by a reporting run: a run that follows its job sends the create without it.
+      return (await import('./modes/report-pending.js')).reportPending(start)
     default:
       return assertNever(mode, 'mode')
   }

@@ -15,8 +15,6 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
-import { handOverJob } from '../run/hand-over.js'
-import { claimRecordsOfJob } from '../run/settle-records.js'
 import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
 import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
 import type { GroupStatusComment } from '../group/group-status.js'
@@ -48,6 +46,11 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const group = route && routedGroup(route)
   const { runner } = start
   try {
+    // Loaded now, after the create: the run's first request waits for neither (docs/benchmark.md).
+    const [{ claimRecordsOfJob }, { handOverJob }] = await Promise.all([
+      import('../run/settle-records.js'),
+      import('../run/hand-over.js')
+    ])
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
     // step before the summary, the reply and the note are written. A job an earlier run handed over
     // has its records claimed first: a reporting run telling it meanwhile leaves the note instead.
@@ -136,6 +139,7 @@ async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInp
       const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
       const route = await decideRoute(settings, reached.ask, { ...run, signal: deadline.signal, readJob })
       run.cancel.signal.throwIfAborted()
+      reached.ask?.replies.routed(route)
       return fromTheRoute(run, { ...reached, service, settings, route, deadline })
     })
   })
@@ -157,7 +161,7 @@ async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
   return orFailed(run, routed, async () => {
     const held = await holdGroupRun(route, deadline.signal, run)
     if (held) return { ...routed, outcome: held }
-    const shown = { ...routed, groupStatus: showGroupOnCodePullRequest(route, settings, run) }
+    const shown = { ...routed, groupStatus: await showGroupOnCodePullRequest(route, settings, run) }
     return orFailed(run, shown, async () => {
       const instruction = ask?.instruction ?? null
       const prepared = await preparePrompt({ settings, instruction, route, deadline, runner: run.runner })

@@ -2,15 +2,13 @@
 // blanked) and the reply on its thread, started at once so that even wrong inputs are answered there.
 import { blankInstruction, hunkBlanker } from '../context/run-context.js'
 import type { FirstInputs } from '../inputs/settings.js'
-import { readCommentRequest, type TriggeringComment } from '../comment/trigger.js'
-import { readLabelRequest } from '../comment/label-request.js'
+import type { TriggeringComment } from '../comment/trigger.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
 import { isRequestEvent } from '../github/request-event.js'
 import { isCommentEvent } from '../github/event.js'
 import { log } from '../runtime/log.js'
-import { NO_REPLIES, startCommentReplies, type CommentReplies } from '../report/comment-reply.js'
-import { findRepeatedAsk } from '../comment/thread-job.js'
+import type { CommentReplies } from '../report/comment-reply.js'
 import type { Settings } from '../inputs/settings.js'
 import { createHash } from 'node:crypto'
 import type { Blanked } from '../safety/credentials.js'
@@ -40,6 +38,12 @@ export async function readCommentAsk(
   cancelled: AbortSignal
 ): Promise<CommentAsk | { skipped: string } | null> {
   if (!settings) return null
+  // Loaded by a run a comment or a label may have started only: any other sends its create without them.
+  const [{ readCommentRequest }, { readLabelRequest }, { NO_REPLIES, startCommentReplies }] = await Promise.all([
+    import('../comment/trigger.js'),
+    import('../comment/label-request.js'),
+    import('../report/comment-reply.js')
+  ])
   const { event } = runner
   // A review comment's diff hunk is scanned whole before it is cut to its last lines.
   const hunk = event.name === 'pull_request_review_comment' ? await hunkBlanker() : null
@@ -59,7 +63,7 @@ export async function readCommentAsk(
       ? createHash('sha256').update(request.prompt).digest('hex').slice(0, 32)
       : undefined
   const replies = request.comment.locked
-    ? lockedThread(request.comment)
+    ? lockedThread(request.comment, NO_REPLIES)
     : startCommentReplies(request.comment, github, runner, {
         trigger: settings.trigger,
         asked,
@@ -83,6 +87,7 @@ export async function settleAsk(
 ): Promise<string | null> {
   ask.replies.keepRecord(settings)
   if (ask.asked && !ask.fresh) {
+    const { findRepeatedAsk } = await import('../comment/thread-job.js')
     const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal, github)
     if (jobId) {
       const where = `${ask.comment.thread.kind} #${ask.comment.thread.number}`
@@ -98,12 +103,12 @@ export async function settleAsk(
 }
 
 /** A locked thread gets no reply (GitHub may refuse it, and the lock asks for quiet); the log says so. */
-function lockedThread(request: TriggeringComment): CommentReplies {
+function lockedThread(request: TriggeringComment, noReplies: CommentReplies): CommentReplies {
   log.notice(
     `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
       `posts no reply there, so nothing there records the job and a later request there starts a new job. The job runs all the same.`
   )
-  return NO_REPLIES
+  return noReplies
 }
 
 /**

@@ -6,15 +6,12 @@
 // After the prompt: a context that could not read the changes since the mark holds the run too, since
 // sending less would move the mark over changes never sent. On an open code pull request, the one
 // comment showing its docs is shown at once (the ending stage gives it its final words).
-import { codePullRequestOf } from '../group/group-job.js'
-import { isLasting } from '../group/group-lookup.js'
 import { routedGroup, type Route } from '../comment/route.js'
 import { failureClause } from '../github/read-failure.js'
 import { Input } from '../inputs/action-names.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
-import { tellDocsCodeClosed } from '../group/group-record.js'
-import { groupStatusBefore, startGroupStatusComment, type GroupStatusComment } from '../group/group-status.js'
+import type { GroupStatusComment } from '../group/group-status.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import type { GitHubRun } from '../github/session.js'
 
@@ -29,6 +26,12 @@ export async function holdGroupRun(route: Route, signal: AbortSignal, onGitHub: 
   const { runner } = onGitHub
   const group = routedGroup(route)
   if (!group) return null
+  // The group's code loads for a run with a group only: any other sends its create without it.
+  const [{ codePullRequestOf }, { isLasting }, { tellDocsCodeClosed }] = await Promise.all([
+    import('../group/group-job.js'),
+    import('../group/group-lookup.js'),
+    import('../group/group-record.js')
+  ])
   const name = group.settings.name
   const code = codePullRequestOf(runner)
   const sends = group.ancestry !== 'covered'
@@ -76,13 +79,15 @@ export function holdUnreadContext(route: Route, prepared: Prepared): RunOutcome 
 }
 
 /** The code pull request's comment for the route's group, shown at once; null when there is none to keep. */
-export function showGroupOnCodePullRequest(
+export async function showGroupOnCodePullRequest(
   route: Route,
   settings: Settings,
   onGitHub: GitHubRun
-): GroupStatusComment | null {
+): Promise<GroupStatusComment | null> {
   const group = routedGroup(route)
-  const comment = group && !settings.dryRun ? startGroupStatusComment(group, settings, onGitHub) : null
-  if (group && comment) comment.show(groupStatusBefore(group))
+  if (!group || settings.dryRun) return null
+  const { groupStatusBefore, startGroupStatusComment } = await import('../group/group-status.js')
+  const comment = startGroupStatusComment(group, settings, onGitHub)
+  if (comment) comment.show(groupStatusBefore(group))
   return comment
 }

@@ -1,10 +1,7 @@
 // The stage that talks to the service: sends the prompt where the route says (a create, or a
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
 import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from '../comment/route.js'
-import { groupSendLine } from '../group/group-record.js'
-import { readPullRequestDetails } from '../github/pull-request-details.js'
 import { Input } from '../inputs/action-names.js'
-import { sendToGroupJob } from '../service/group-send.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
@@ -15,7 +12,6 @@ import { wordRetry, wordServiceFailure } from '../report/service-failure-words.j
 import { statusLogger } from '../report/status-log.js'
 import type { Deadline } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
-import { followJob } from '../service/follow-job.js'
 import { isFinal, type Job } from '../service/job-record.js'
 import type { JobService, WriteHooks } from '../service/job-service.js'
 import { noSignWindowMs } from '../service/service-policy.js'
@@ -48,7 +44,7 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
   const group = routedGroup(route)
   if (settings.dryRun || !service) {
     showDryRun(prepared.leaving)
-    if (group) log.info(groupSendLine(group, true))
+    if (group) log.info((await import('../group/group-record.js')).groupSendLine(group, true))
     return { ending: 'dry-run', job: null, jobId: routedJobId(route), followUp: messageSource(route) !== null }
   }
   tracker.newJobWay = newJobWayOf(route)
@@ -115,6 +111,7 @@ async function sendPrompt(
         case 'input':
         case 'note':
         case 'thread':
+        case 'status':
           break
         default:
           return assertNever(route, 'message route')
@@ -149,6 +146,12 @@ async function sendToGroup(
   { group, jobId, found }: Extract<Route, { via: 'group' }>,
   { hooks, onJob, create }: { hooks: WriteHooks; onJob: (job: Job) => void; create: () => Promise<'sent'> }
 ): Promise<'sent' | 'waited-out'> {
+  // A group's code, and the read of its pull request, load for a group's run only.
+  const [{ groupSendLine }, { readPullRequestDetails }, { sendToGroupJob }] = await Promise.all([
+    import('../group/group-record.js'),
+    import('../github/pull-request-details.js'),
+    import('../service/group-send.js')
+  ])
   const result = await sendToGroupJob(service, jobId, prepared.sent, {
     pollIntervalMs: settings.pollIntervalMs,
     deadline,
@@ -182,6 +185,7 @@ function newJobWayOf(route: Route): NewJobWay | undefined {
   switch (route.via) {
     case 'note':
     case 'thread':
+    case 'status':
       return { by: 'comment', trigger: route.trigger }
     case 'input':
     case 'group':
@@ -213,6 +217,8 @@ async function followToTheEnd(
   }
   if (!settings.wait && !followsWhateverWait(route)) return { ending: 'created', ...tracker.knownJob() }
   const windowMs = noSignWindowMs(settings.pollIntervalMs)
+  // Loaded after the create or the message, which waits for none of the following.
+  const { followJob } = await import('../service/follow-job.js')
   const result = await followJob(service, jobId, tracker.job, {
     pollIntervalMs: settings.pollIntervalMs,
     deadline,

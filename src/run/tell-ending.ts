@@ -1,16 +1,12 @@
 // The last stage: how the run ended, said once (the outputs and the log line), then told where people
 // look: the job summary, the reply on the thread (which also records the thread's job), and the note
 // on the pull request the job opened.
-import { leaveAgentNote } from '../report/agent-note.js'
-import { groupWasRead, type GroupRun } from '../group/group-lookup.js'
-import { recordGroupRun } from '../group/group-record.js'
+import type { GroupRun } from '../group/group-lookup.js'
 import type { GroupStatusComment } from '../group/group-status.js'
-import { agentPullRequestShown, opensPullRequest } from '../report/agent-pull-request-shown.js'
-import { ENDING_DETAILS_MS, startEndingBound } from '../github/ending-bound.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../report/run-ending.js'
 import { wordServiceFailure, wordServiceFailureParts } from '../report/service-failure-words.js'
-import { writeSummary, type GroupShown } from '../report/summary.js'
+import type { GroupShown } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { CancelWatch } from '../runtime/cancel.js'
@@ -95,6 +91,22 @@ export async function tellEnding({
   github,
   leaveNote
 }: EndingTold): Promise<void> {
+  // Loaded once the run has ended: the create waits for none of what tells its ending.
+  const [
+    { leaveAgentNote },
+    { groupWasRead },
+    { recordGroupRun },
+    { agentPullRequestShown, opensPullRequest },
+    { ENDING_DETAILS_MS, startEndingBound },
+    { writeSummary }
+  ] = await Promise.all([
+    import('../report/agent-note.js'),
+    import('../group/group-lookup.js'),
+    import('../group/group-record.js'),
+    import('../report/agent-pull-request-shown.js'),
+    import('../github/ending-bound.js'),
+    import('../report/summary.js')
+  ])
   const bound = startEndingBound(cancel.graceLeftMs(), !!ask || opensPullRequest(outcome))
   // What the agent did, as GitHub shows its pull request: one read, for the summary and the reply,
   // within half the bound so that they have the rest. Held for the whole read (see timeLimit).
@@ -161,6 +173,7 @@ function groupShown(
   return {
     name: group.settings.name,
     pullRequest: group.open?.url ?? opened,
-    sent: delivered && covers ? { from: mark, to: covers, compare } : null
+    // A request on the code pull request carries no commits (covers is the mark): it sent none.
+    sent: delivered && covers && covers !== mark ? { from: mark, to: covers, compare } : null
   }
 }
