@@ -65,7 +65,7 @@ export async function findCodePullGroup(
       if (status.unverified + status.copies > 0) log.notice(unverifiedStatusNotice(where, settings.projectId))
       return { kind: 'none' }
     }
-    return await findGroupDocs(status.group, reader, settings, runner, where)
+    return await findGroupDocs(status.group, reader, settings, { runner, where })
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
     return unseen(error, where, settings.timeoutMs)
@@ -79,8 +79,7 @@ async function findGroupDocs(
   name: string,
   reader: GitHubReader,
   settings: Reading,
-  runner: Runner,
-  where: string
+  { runner, where }: { runner: Runner; where: string }
 ): Promise<CodePullGroup> {
   const repository = settings.docsRepository
   const lookup = await findGroupPullRequest({ name, repository }, settings, reader, runner)
