@@ -150,11 +150,17 @@ describe("deciding the route of a comment on a group's code pull request", () =>
     ['a marker signed with another key', { body: status('svc_other'), login: BOT }],
     ['a marker signed for another pull request', { body: status(KEY, 8), login: BOT }],
     ['no status comment', { body: 'Looks good', login: 'mallory' }]
-  ])("creates a job of the comment's own for %s, reading nothing of the group", async ([, comment], test) => {
-    const { route, github } = await decide(test, [{ issueNumber: 7, ...comment }])
-    expect(route).toEqual({ kind: 'create' })
-    expect(github.requests.filter((r) => r.pathname.endsWith('/issues'))).toHaveLength(0)
-  })
+  ])(
+    "creates a job of the comment's own for %s, reading nothing of the group, where the action's own status comment routes",
+    async ([, comment], test) => {
+      const { route, github } = await decide(test, [{ issueNumber: 7, ...comment }])
+      expect(route).toEqual({ kind: 'create' })
+      expect(github.requests.filter((r) => r.pathname.endsWith('/issues'))).toHaveLength(0)
+      // The same pull request with the action's own status comment: the group's job.
+      const genuine = await decide(test, [{ issueNumber: 7, body: status(), login: BOT }])
+      expect(genuine.route).toMatchObject({ kind: 'message', via: 'status', jobId: 'job_g' })
+    }
+  )
 })
 
 describe('what the stages read from a route', () => {
