@@ -73,7 +73,7 @@ export async function decideRoute(
     if (ask.fresh) return { kind: 'create' }
     // The thread's reading and the group's look-up load only when a run needs them.
     const { findThreadJob } = await import('./thread-job.js')
-    const thread = await findThreadJob(ask.comment, settings, readJob, signal, github)
+    const thread = await findThreadJob(ask.comment, settings, { readJob, signal, github })
     switch (thread.kind) {
       case 'kept':
         return { kind: 'message', jobId: thread.jobId, via: thread.via, trigger: settings.noteTrigger }

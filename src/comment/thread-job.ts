@@ -68,7 +68,12 @@ export async function readThreadRecord(
   const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
   const pages = { what: "the thread's comments", permission, maxPages: THREAD_READS.maxPages }
   const scan = await scanCommentsNewestFirst(reader, thread, pages, (comment) => {
-    const records = readRecords(comment.body, settings, recordPlace, 'thread', comment.id)
+    const records = readRecords(comment.body, {
+      key: settings,
+      place: recordPlace,
+      kind: 'thread',
+      commentId: comment.id
+    })
     const notes = readMarkedJobs(comment.body, settings, notePlace)
     read.unverified += records.unverified + notes.filter((note) => !note.verified).length
     const record = records.records.at(-1)
@@ -108,9 +113,7 @@ const NONE: Extract<ThreadJob, { kind: 'none' }> = { kind: 'none', left: null, f
 export async function findThreadJob(
   request: TriggeringComment,
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger' | 'timeoutMs'>,
-  readJob: ReadJob | null,
-  signal: AbortSignal,
-  github: GitHubSession
+  { readJob, signal, github }: { readJob: ReadJob | null; signal: AbortSignal; github: GitHubSession }
 ): Promise<ThreadJob> {
   const reader = openThreadReader(settings, signal, github)
   if (!reader) return NONE
@@ -130,7 +133,7 @@ export async function findThreadJob(
       const left = `${where}'s last job, ${jobId}, is done with (its reply there says how it ended)`
       return { kind: 'none', left, firstPage }
     }
-    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, github)
+    const kept = await stillTakesMessages(jobId, thread, { reader, readJob, signal, runner: github })
     if (kept === 'own pull request') {
       log.info(
         `Pull request #${thread.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
@@ -183,9 +186,15 @@ export async function findThreadJob(
 export async function findRepeatedAsk(
   request: TriggeringComment,
   asked: string,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs'>,
-  signal: AbortSignal,
-  github: GitHubSession
+  {
+    settings,
+    signal,
+    github
+  }: {
+    settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs'>
+    signal: AbortSignal
+    github: GitHubSession
+  }
 ): Promise<string> {
   const reader = openThreadReader(settings, signal, github)
   if (!reader) return ''
@@ -238,10 +247,12 @@ function threadOf(request: TriggeringComment): ThreadRef {
 async function stillTakesMessages(
   jobId: string,
   thread: PullRequestRef,
-  reader: GitHubReader,
-  readJob: ReadJob | null,
-  signal: AbortSignal,
-  runner: Pick<Runner, 'serverUrl'>
+  {
+    reader,
+    readJob,
+    signal,
+    runner
+  }: { reader: GitHubReader; readJob: ReadJob | null; signal: AbortSignal; runner: Pick<Runner, 'serverUrl'> }
 ): Promise<'yes' | 'own pull request' | string> {
   if (!readJob) return 'yes'
   let job: { status: string; prLink: string | null }

@@ -166,7 +166,7 @@ export function startCommentReplies(
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       void opened.then((thread) => {
-        if (thread) reply.show(writeOutcomeReply(outcome, { ...thread, routed }, elapsedMs, null, told))
+        if (thread) reply.show(writeOutcomeReply(outcome, { ...thread, routed, elapsedMs, told }))
       })
     },
     replyId: () => reply.id,
@@ -177,7 +177,8 @@ export function startCommentReplies(
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       await reply.finish(
-        async (thread) => writeOutcomeReply(outcome, { ...thread, routed }, elapsedMs, await pullRequest, told),
+        async (thread) =>
+          writeOutcomeReply(outcome, { ...thread, routed, elapsedMs, pullRequest: await pullRequest, told }),
         opened,
         bound
       )
@@ -300,6 +301,21 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
   }
 }
 
+/** What the reply once the run ends is written from, besides the outcome. */
+export interface OutcomeReplyParts {
+  /** The workflow run's page, and this GitHub's address. */
+  runUrl: string
+  serverUrl: string
+  /** Where the request went, when the thread alone does not say (describeRouteOnThread). */
+  routed?: string | null
+  /** How long the run took. */
+  elapsedMs: number
+  /** The pull request the job opened, as GitHub showed it; null when it was not read. */
+  pullRequest?: PullRequestDetails | null
+  /** What the thread keeps after this ending (thread-words.ts); the default trigger's words by default. */
+  told?: ThreadEnding
+}
+
 /**
  * The reply once the run ends: the pull request (with its title, state, files and lines when GitHub
  * showed it), no changes, failed, timed out..., the step a person on the thread can take where there
@@ -311,11 +327,14 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
  */
 export function writeOutcomeReply(
   outcome: RunOutcome,
-  /** Where the reply is, and where the request went when the thread alone does not say (describeRouteOnThread). */
-  { runUrl, serverUrl, routed = null }: { runUrl: string; serverUrl: string; routed?: string | null },
-  elapsedMs: number,
-  pullRequest: PullRequestDetails | null = null,
-  told: ThreadEnding = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
+  {
+    runUrl,
+    serverUrl,
+    routed = null,
+    elapsedMs,
+    pullRequest = null,
+    told = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
+  }: OutcomeReplyParts
 ): string {
   const format = threadFormat(outcome.job?.sourceRepository ?? null, serverUrl)
   const { icon, short } = describeEnding(outcome, format)

@@ -118,7 +118,7 @@ async function sendPrompt(
       }
       setJobIdOutput((tracker.jobId = route.jobId))
       tracker.followUp = true
-      await sendMessage(service, stage, route.jobId, hooks, onJob)
+      await sendMessage(service, stage, { jobId: route.jobId, hooks, onJob })
       return 'sent'
     default:
       return assertNever(route, 'route')
@@ -129,9 +129,7 @@ async function sendPrompt(
 async function sendMessage(
   service: JobService,
   { prepared, deadline, tracker }: SendAndFollow,
-  jobId: string,
-  hooks: WriteHooks,
-  onJob: (job: Job) => void
+  { jobId, hooks, onJob }: { jobId: string; hooks: WriteHooks; onJob: (job: Job) => void }
 ): Promise<void> {
   const job = await service.sendMessage(jobId, prepared.sent, deadline, hooks)
   deliver(tracker, 'message')
