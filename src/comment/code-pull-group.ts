@@ -18,7 +18,7 @@ import { findGroupPullRequest, GROUP_READS, type GroupPullRequest, type GroupRun
 import { findStatusGroup } from '../group/group-status-marker.js'
 import { readAuthor } from '../github/author.js'
 import type { ListedThreadComment } from '../github/comment-pages.js'
-import { threadReadMs } from './thread-job.js'
+import { threadReadMs, type ReadJob } from './thread-job.js'
 import type { TriggeringComment } from './trigger.js'
 
 type Reading = Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs' | 'docsRepository'>
@@ -29,7 +29,10 @@ export type CodePullGroup =
   | { kind: 'none' }
   /** The group's open docs pull request: the request goes to its job. */
   | { kind: 'open'; group: string; found: GroupPullRequest }
-  /** The group has no open docs pull request: the request's job becomes the group's, from its mark. */
+  /**
+   * The group has no open docs pull request, or its job there has ended (archived, failed: `group.open`
+   * is that pull request): the request's job becomes the group's, from its mark.
+   */
   | { kind: 'next'; group: GroupRun }
   /**
    * The request starts a job of its own (said): GitHub did not show the group's docs pull request, or
@@ -48,7 +51,12 @@ export async function findCodePullGroup(
   request: TriggeringComment,
   firstPage: readonly ListedThreadComment[],
   settings: Reading,
-  { runner, github, signal }: { runner: Runner; github: GitHubSession; signal: AbortSignal }
+  {
+    runner,
+    github,
+    signal,
+    readJob
+  }: { runner: Runner; github: GitHubSession; signal: AbortSignal; readJob: ReadJob | null }
 ): Promise<CodePullGroup> {
   const [owner, repo] = request.repository.split('/')
   if (request.thread.kind !== 'pull request' || !owner || !repo || !settings.docsRepository) return { kind: 'none' }
@@ -65,7 +73,7 @@ export async function findCodePullGroup(
       if (status.unverified + status.copies > 0) log.notice(unverifiedStatusNotice(where, settings.projectId))
       return { kind: 'none' }
     }
-    return await findGroupDocs(status.group, reader, settings, { runner, where })
+    return await findGroupDocs(status.group, reader, settings, { runner, readJob, signal, where })
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
     return unseen(error, where, settings.timeoutMs)
@@ -74,18 +82,37 @@ export async function findCodePullGroup(
   }
 }
 
-/** The group's docs pull request, in the repository its runs look in. */
+/**
+ * The group's docs pull request, in the repository its runs look in, and whether its job still takes
+ * messages (read once from the service, unless a dry run: `readJob` null; a read that fails keeps the
+ * job, and the message then says whether it takes it).
+ */
 async function findGroupDocs(
   name: string,
   reader: GitHubReader,
   settings: Reading,
-  { runner, where }: { runner: Runner; where: string }
+  { runner, readJob, signal, where }: { runner: Runner; readJob: ReadJob | null; signal: AbortSignal; where: string }
 ): Promise<CodePullGroup> {
   const repository = settings.docsRepository
   const lookup = await findGroupPullRequest({ name, repository }, settings, reader, runner)
   switch (lookup.kind) {
     case 'found': {
       const { found } = lookup
+      const ended = await endedStatus(found.jobId, readJob, signal)
+      if (ended) {
+        log.info(
+          `${where} is group ${name}'s code pull request (from the action's signed status comment there), and the ` +
+            `group's job ${found.jobId}, on its docs pull request #${found.pr.number} of ${repository}, is ${ended} and ` +
+            `takes no more messages: this request creates a job, and its pull request becomes the group's.`
+        )
+        // The request carries no commits: the group's mark stays where it is (see Ancestry).
+        const settingsOfGroup = { name, repository }
+        const { mark } = found
+        return {
+          kind: 'next',
+          group: { settings: settingsOfGroup, lookup, open: found, mark, covers: mark, ancestry: 'asked' }
+        }
+      }
       log.info(
         `${where} is group ${name}'s code pull request (from the action's signed status comment there): this request ` +
           `goes to the group's job ${found.jobId}, on its docs pull request #${found.pr.number} of ${repository}, as a ` +
@@ -118,6 +145,17 @@ async function findGroupDocs(
     }
     case 'unreadable':
       return unseen(lookup.failure, where, settings.timeoutMs, name)
+  }
+}
+
+/** The job's status when it has ended for good (archived, failed); null while it takes messages, or when it cannot be read. */
+async function endedStatus(jobId: string, readJob: ReadJob | null, signal: AbortSignal): Promise<string | null> {
+  if (!readJob) return null
+  try {
+    const { status } = await readJob(jobId, signal)
+    return status === 'archived' || status === 'failed' ? status : null
+  } catch {
+    return null
   }
 }
 

@@ -103,10 +103,10 @@ async function routeByCodePullRequest(
   settings: Settings,
   ask: RouteAsk,
   { left, firstPage }: Extract<ThreadJob, { kind: 'none' }>,
-  { runner, github, signal }: RouteReads
+  { runner, github, signal, readJob }: RouteReads
 ): Promise<Route> {
   const { findCodePullGroup } = await import('./code-pull-group.js')
-  const code = await findCodePullGroup(ask.comment, firstPage, settings, { runner, github, signal })
+  const code = await findCodePullGroup(ask.comment, firstPage, settings, { runner, github, signal, readJob })
   const toGroup = code.kind === 'open' || code.kind === 'next'
   const instead = toGroup ? "this request goes to the group's docs (above)" : 'this request starts a new job'
   if (left) log.info(`${left}: ${instead}, which the thread then keeps.`)

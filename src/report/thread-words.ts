@@ -114,13 +114,15 @@ export function describeRouteOnThread(route: Route): string | null {
         `which this pull request's docs status comment shows.`
       )
     case 'create': {
+      // A request's create for a group (ancestry `asked`): its docs pull request's job has ended, or the pull request is closed.
       const { group } = route
-      const previous = group?.lookup.kind === 'none' ? group.lookup.previous : null
-      if (!group || group.ancestry !== 'asked' || !previous) return null
-      return (
-        `Group ${codeSpan(neutralise(group.settings.name))}'s last docs pull request, ${reference(previous.pr)}, is ` +
-        `closed: this request started the group's next job, and its pull request becomes the group's.`
-      )
+      if (!group || group.ancestry !== 'asked') return null
+      const name = codeSpan(neutralise(group.settings.name))
+      const next = "this request started the group's next job, and its pull request becomes the group's."
+      if (group.open)
+        return `Group ${name}'s job on its docs pull request ${reference(group.open.pr)} has ended: ${next}`
+      const previous = group.lookup.kind === 'none' ? group.lookup.previous : null
+      return previous ? `Group ${name}'s last docs pull request, ${reference(previous.pr)}, is closed: ${next}` : null
     }
     case 'follow':
       return null

@@ -172,7 +172,8 @@ function groupShown(
       : null
   return {
     name: group.settings.name,
-    pullRequest: group.open?.url ?? opened,
+    // A job created for the group (its pull request closed, or its job ended) opened the group's next one.
+    pullRequest: opened ?? group.open?.url ?? null,
     // A request on the code pull request carries no commits (covers is the mark): it sent none.
     sent: delivered && covers && covers !== mark ? { from: mark, to: covers, compare } : null
   }

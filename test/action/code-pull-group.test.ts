@@ -25,6 +25,9 @@ import {
   notes,
   onCodePull,
   promptOf,
+  pullOf,
+  signedNote,
+  SOURCE,
   type World
 } from '../support/group-world.js'
 
@@ -133,6 +136,28 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
     },
     SEVERAL_RUNS_MS
   )
+
+  it("starts the group's next job when the group's job has ended (archived): no message it would refuse", async (test) => {
+    const w = await groupWorld(test, { plan: (n) => ({ activeReads: 1, prLink: pullOf(n + 1), repository: SOURCE }) })
+    w.history.push(a)
+    const ended = w.service.seedJob({ plan: { readStatuses: ['archived'], prLink: pullOf(1), repository: SOURCE } })
+    w.github.addLabels(31, [LABEL])
+    const bot = 'github-actions[bot]'
+    w.github.addComment({ issueNumber: 31, body: signedNote(w.service.apiKey, ended, { mark: a.sha }), login: bot })
+    w.github.addComment({ issueNumber: CODE_PR, body: `${statusMarkerFor(w.service.apiKey)}\n📝 Docs`, login: bot })
+
+    const asked = await counted(w, () => commentOnCode(w, '/docs also mention the --force flag'))
+    expect(asked.code).toBe(0)
+    expect(asked.writes).toBe(1)
+    expect(messages(w)).toHaveLength(0)
+    expect(asked.outputs.jobCreated).toBe('true')
+    const [reply] = repliesOnCode(w)
+    expect(reply.body).toContain(
+      `Group \`${GROUP}\`'s job on its docs pull request ${REPO}#31 has ended: this request started the group's next job, and its pull request becomes the group's.`
+    )
+    expect(notes(w, 32).map((n) => markOn(n.body))).toEqual([a.sha])
+    expect(w.github.labelsOf(32)).toContain(LABEL)
+  })
 
   it("an outsider's comment holding a copy of the signed status marker routes nothing: the comment starts a job of its own", async (test) => {
     const w = await groupWorld(test)

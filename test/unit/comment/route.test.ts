@@ -16,6 +16,7 @@ import type { Settings } from '../../../src/inputs/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 import { openGitHubSession } from '../../../src/github/session.js'
 import type { TriggeringComment } from '../../../src/comment/trigger.js'
+import type { ReadJob } from '../../../src/comment/thread-job.js'
 import { signMarker } from '../../../src/comment/agent-pull-request.js'
 import { groupMarker } from '../../../src/group/group-job.js'
 import { groupStatusMarker, statusSignature } from '../../../src/group/group-status-marker.js'
@@ -95,7 +96,12 @@ describe("deciding the route of a comment on a group's code pull request", () =>
   }
 
   /** A stand-in GitHub whose code pull request #7 holds `onCode`, with the group's docs pull request #31 (`state`). */
-  async function decide(test: TestContext, onCode: SeededComment[], state: 'open' | 'merged' = 'open') {
+  async function decide(
+    test: TestContext,
+    onCode: SeededComment[],
+    state: 'open' | 'merged' = 'open',
+    readJob: ReadJob | null = null
+  ) {
     const github = await startStandInGitHub({
       threadComments: [...onCode, { issueNumber: 31, body: groupNote(), login: BOT }],
       labels: { 31: ['docs-agent:code-pr-7'] },
@@ -104,7 +110,7 @@ describe("deciding the route of a comment on a group's code pull request", () =>
     test.onTestFinished(() => github.close())
     const runner = readRunner({ GITHUB_SERVER_URL: SERVER, GITHUB_API_URL: github.apiUrl })
     const session = openGitHubSession('ghs_route_test', runner)
-    const route = await decideRoute(settings, ask, { runner, github: session, signal, readJob: null })
+    const route = await decideRoute(settings, ask, { runner, github: session, signal, readJob })
     return { route, github }
   }
 
@@ -131,16 +137,30 @@ describe("deciding the route of a comment on a group's code pull request", () =>
     expect(routedGroup(route)?.ancestry).toBe('asked')
   })
 
+  it("starts the group's next job when the job of its open docs pull request has ended, and sends it no message", async (test) => {
+    const readJob = (jobId: string) =>
+      Promise.resolve({ status: jobId === 'job_g' ? 'archived' : 'active', prLink: null })
+    const { route } = await decide(test, [{ issueNumber: 7, body: status(), login: BOT }], 'open', readJob)
+    expect(route).toMatchObject({ kind: 'create', group: { open: { jobId: 'job_g' }, mark: MARK, covers: MARK } })
+    expect(routedGroup(route)?.ancestry).toBe('asked')
+  })
+
   it.for<[string, { body: string; login: string }]>([
     ["a copy in another author's comment", { body: status(), login: 'mallory' }],
     ['a marker signed with another key', { body: status('svc_other'), login: BOT }],
     ['a marker signed for another pull request', { body: status(KEY, 8), login: BOT }],
     ['no status comment', { body: 'Looks good', login: 'mallory' }]
-  ])("creates a job of the comment's own for %s, reading nothing of the group", async ([, comment], test) => {
-    const { route, github } = await decide(test, [{ issueNumber: 7, ...comment }])
-    expect(route).toEqual({ kind: 'create' })
-    expect(github.requests.filter((r) => r.pathname.endsWith('/issues'))).toHaveLength(0)
-  })
+  ])(
+    "creates a job of the comment's own for %s, reading nothing of the group, where the action's own status comment routes",
+    async ([, comment], test) => {
+      const { route, github } = await decide(test, [{ issueNumber: 7, ...comment }])
+      expect(route).toEqual({ kind: 'create' })
+      expect(github.requests.filter((r) => r.pathname.endsWith('/issues'))).toHaveLength(0)
+      // The same pull request with the action's own status comment: the group's job.
+      const genuine = await decide(test, [{ issueNumber: 7, body: status(), login: BOT }])
+      expect(genuine.route).toMatchObject({ kind: 'message', via: 'status', jobId: 'job_g' })
+    }
+  )
 })
 
 describe('what the stages read from a route', () => {
