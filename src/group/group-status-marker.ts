@@ -7,11 +7,11 @@ import { isWrittenBy, type Author } from '../github/author.js'
 import type { ListedThreadComment } from '../github/comment-pages.js'
 import type { PullRequestRef } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
-import type { Settings } from '../inputs/settings.js'
 import { findNotePlace, sameText } from '../github/note-place.js'
 import { groupSignature } from './group-job.js'
+import type { GroupKeys } from './group-lookup.js'
 
-type Keys = Pick<Settings, 'apiKey' | 'projectId'>
+type Keys = Pick<GroupKeys, 'apiKey' | 'projectId'>
 
 /** A group's name, as the group input takes it (inputs/group-settings.ts), then the signature. */
 const STATUS_MARKER = /<!-- docs-agent-group-status: ([A-Za-z0-9][A-Za-z0-9._-]{0,38}) s1\.([A-Za-z0-9_-]{1,100}) -->/g
