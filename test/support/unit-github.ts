@@ -1,11 +1,9 @@
 // For unit tests of a stage that writes to GitHub: the stand-in GitHub (stand-in-github.js) on
-// 127.0.0.1:0 and a session on it (github/session.ts) whose writing client is the action's own
-// (github/octokit.ts), pointed at the stand-in. @actions/github reads GITHUB_API_URL once, as it
-// loads; each test's stand-in has a port of its own, so the client is given its address here instead.
-// Also: the lines the action logged, as the runner reads them (what @actions/core wrote to stdout).
-import * as actionsGitHub from '@actions/github'
+// 127.0.0.1:0 and the run's session on it (github/session.ts), whose writing client is the action's
+// own (github/octokit.ts), sending to the stand-in's address. Also: the lines the action logged, as
+// the runner reads them (what @actions/core wrote to stdout).
 import { vi } from 'vitest'
-import { githubClient, type Octokit } from '../../src/github/octokit.js'
+import type { Octokit } from '../../src/github/octokit.js'
 import { openGitHubSession, type GitHubSession } from '../../src/github/session.js'
 import { startStandInGitHub } from './stand-in-github.js'
 
@@ -20,22 +18,8 @@ export async function startUnitGitHub(
   options: Parameters<typeof startStandInGitHub>[0] = {}
 ): Promise<{ gh: StandInGitHub; session: GitHubSession; octokit: Octokit }> {
   const gh = await startStandInGitHub(options)
-  const octokit = clientFor(gh.apiUrl)
-  const session: GitHubSession = {
-    ...openGitHubSession(TOKEN, { serverUrl: SERVER_URL, apiUrl: gh.apiUrl }),
-    client: async () => octokit
-  }
-  return { gh, session, octokit }
-}
-
-/** The action's own client (with its hooks and log), sending to `apiUrl`. */
-export function clientFor(apiUrl: string): Octokit {
-  const github = {
-    ...actionsGitHub,
-    getOctokit: (token: string, options: Parameters<typeof actionsGitHub.getOctokit>[1]) =>
-      actionsGitHub.getOctokit(token, { ...options, baseUrl: apiUrl })
-  } as typeof actionsGitHub
-  return githubClient(github, TOKEN)
+  const session = openGitHubSession(TOKEN, { serverUrl: SERVER_URL, apiUrl: gh.apiUrl })
+  return { gh, session, octokit: await session.client() }
 }
 
 /**
