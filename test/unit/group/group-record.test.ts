@@ -93,16 +93,14 @@ describe("moving the group's mark", () => {
     const log = captureLog()
     const { group, session, commentId } = await world(ONE, TWO)
     // Another run, for a later commit, moved the mark after this run's look-up.
-    await session
-      .client()
-      .then((octokit) =>
-        octokit.rest.issues.updateComment({
-          owner: 'octo-org',
-          repo: 'docs-site',
-          comment_id: commentId,
-          body: note(THREE)
-        })
-      )
+    await session.client().then((octokit) =>
+      octokit.rest.issues.updateComment({
+        owner: 'octo-org',
+        repo: 'docs-site',
+        comment_id: commentId,
+        body: note(THREE)
+      })
+    )
     await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(TWO), session))
     expect(marksNow()).toEqual([THREE])
     expect(gh?.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1)
@@ -114,16 +112,14 @@ describe("moving the group's mark", () => {
   it('moves past another run’s mark when this commit is after it', async () => {
     captureLog()
     const { group, session, commentId } = await world(ONE, THREE)
-    await session
-      .client()
-      .then((octokit) =>
-        octokit.rest.issues.updateComment({
-          owner: 'octo-org',
-          repo: 'docs-site',
-          comment_id: commentId,
-          body: note(TWO)
-        })
-      )
+    await session.client().then((octokit) =>
+      octokit.rest.issues.updateComment({
+        owner: 'octo-org',
+        repo: 'docs-site',
+        comment_id: commentId,
+        body: note(TWO)
+      })
+    )
     await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(THREE), session))
     expect(marksNow()).toEqual([THREE])
   })
@@ -131,16 +127,14 @@ describe("moving the group's mark", () => {
   it("a note that lost the group's signed marker is left as it is, with a warning", async () => {
     const log = captureLog()
     const { group, session, commentId } = await world(ONE, THREE)
-    await session
-      .client()
-      .then((octokit) =>
-        octokit.rest.issues.updateComment({
-          owner: 'octo-org',
-          repo: 'docs-site',
-          comment_id: commentId,
-          body: 'edited by hand'
-        })
-      )
+    await session.client().then((octokit) =>
+      octokit.rest.issues.updateComment({
+        owner: 'octo-org',
+        repo: 'docs-site',
+        comment_id: commentId,
+        body: 'edited by hand'
+      })
+    )
     await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(THREE), session))
     expect(gh?.threadComments(31)[0]?.body).toBe('edited by hand')
     expect(log.warnings).toEqual([
