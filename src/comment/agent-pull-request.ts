@@ -123,7 +123,7 @@ export async function findAgentJob(
   const reader = openReader(github, signal)
   if (!reader || !place) return ''
   try {
-    const notes = await readNotesOn(reader, pr, settings, place)
+    const notes = await readNotesOn(reader, pr, { key: settings, place })
     const jobId = notes.filter((note) => note.verified).at(-1)?.jobId ?? ''
     if (jobId) {
       log.info(
@@ -172,9 +172,11 @@ const PULL_REQUEST_COMMENTS: ThreadComments = { what: "the pull request's commen
 export async function readNotesOn(
   reader: GitHubReader,
   pr: PullRequestRef,
-  key: NoteKey,
-  place: NotePlace,
-  { what, permission }: ThreadComments = PULL_REQUEST_COMMENTS
+  {
+    key,
+    place,
+    comments: { what, permission } = PULL_REQUEST_COMMENTS
+  }: { key: NoteKey; place: NotePlace; comments?: ThreadComments }
 ): Promise<{ jobId: string; verified: boolean }[]> {
   const marked: { jobId: string; verified: boolean }[] = []
   const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`

@@ -4,7 +4,8 @@ import type { Settings } from '../inputs/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Runner } from '../github/runner.js'
 import type { GroupPullRequest, GroupRun } from '../group/group-lookup.js'
-import type { ReadJob } from './thread-job.js'
+import type { ReadJob, ThreadJob } from './thread-job.js'
+import { log } from '../runtime/log.js'
 import type { TriggeringComment } from './trigger.js'
 import type { GitHubSession } from '../github/session.js'
 
@@ -18,7 +19,11 @@ import type { GitHubSession } from '../github/session.js'
  *   the job, while the job takes messages and its pull request is open (comment/thread-job.ts);
  * - `group`: the group's open docs pull request, found by its label and the signed group marker in the
  *   action's note there (`found`: the pull request, the job and the mark). A create in a run with a
- *   group carries it too: the job's pull request becomes the group's.
+ *   group carries it too: the job's pull request becomes the group's;
+ * - `status`: the group's open docs pull request, for a request on the group's code pull request whose
+ *   thread keeps no job: the action's signed status comment there names the group (`group`), and `docs`
+ *   is its docs pull request as the look-up found it (comment/code-pull-group.ts). The request's
+ *   instruction goes alone, as on a thread; the group's mark is not the request's to move.
  */
 export type Route =
   | { kind: 'create'; group?: GroupRun }
@@ -27,6 +32,7 @@ export type Route =
   | { kind: 'message'; jobId: string; via: 'note'; trigger: string }
   | { kind: 'message'; jobId: string; via: 'thread'; trigger: string }
   | { kind: 'message'; jobId: string; via: 'group'; group: GroupRun; found: GroupPullRequest }
+  | { kind: 'message'; jobId: string; via: 'status'; trigger: string; group: string; docs: GroupPullRequest }
 
 /** What deciding reads with: the runner, the run's bound, and the service's read of a job (null in a dry run). */
 export interface RouteReads {
@@ -46,7 +52,8 @@ export interface RouteAsk {
 /**
  * Decides where the request goes: the jobId input (a message when there is a prompt, else a follow);
  * on the agent's own pull request, or on a thread that keeps its job, the job its note names (unless
- * the comment asked for a new job); with a group (and no comment), the job of the group's open docs
+ * the comment asked for a new job); on a group's code pull request whose thread keeps no job, the
+ * group's (see findCodePullGroup); with a group (and no comment), the job of the group's open docs
  * pull request; otherwise a new job. Reading the note may throw (see findThreadJob): the run sends
  * nothing then. `readJob` (null in a dry run) tells whether the thread's job still takes messages.
  * The group's pull request that cannot be looked for is said once, and the run creates a job as
@@ -66,8 +73,17 @@ export async function decideRoute(
     if (ask.fresh) return { kind: 'create' }
     // The thread's reading and the group's look-up load only when a run needs them.
     const { findThreadJob } = await import('./thread-job.js')
-    const found = await findThreadJob(ask.comment, settings, readJob, signal, github)
-    return found ? { kind: 'message', ...found, trigger: settings.noteTrigger } : { kind: 'create' }
+    const thread = await findThreadJob(ask.comment, settings, { readJob, signal, github })
+    switch (thread.kind) {
+      case 'kept':
+        return { kind: 'message', jobId: thread.jobId, via: thread.via, trigger: settings.noteTrigger }
+      case 'unseen':
+        return { kind: 'create' }
+      case 'none':
+        return routeByCodePullRequest(settings, ask, thread, { runner, github, signal, readJob })
+      default:
+        return assertNever(thread, 'thread job')
+    }
   }
   if (!settings.group) return { kind: 'create' }
   const { lookUpGroup } = await import('../group/group-lookup.js')
@@ -75,6 +91,38 @@ export async function decideRoute(
   if (group.lookup.kind !== 'found') return { kind: 'create', group }
   const { found } = group.lookup
   return { kind: 'message', jobId: found.jobId, via: 'group', group, found }
+}
+
+/**
+ * A request its thread's job does not take: on a group's code pull request, the group's (its open docs
+ * pull request's job, or the group's next job); otherwise a new job, which the thread then keeps.
+ * `left` says why the thread's own job does not take it, when it had one; `firstPage` is the thread's
+ * oldest comments, read on the way, where the group's status comment is.
+ */
+async function routeByCodePullRequest(
+  settings: Settings,
+  ask: RouteAsk,
+  { left, firstPage }: Extract<ThreadJob, { kind: 'none' }>,
+  { runner, github, signal, readJob }: RouteReads
+): Promise<Route> {
+  const { findCodePullGroup } = await import('./code-pull-group.js')
+  const code = await findCodePullGroup(ask.comment, firstPage, settings, { runner, github, signal, readJob })
+  const toGroup = code.kind === 'open' || code.kind === 'next'
+  const instead = toGroup ? "this request goes to the group's docs (above)" : 'this request starts a new job'
+  if (left) log.info(`${left}: ${instead}, which the thread then keeps.`)
+  switch (code.kind) {
+    case 'open': {
+      const { group, found } = code
+      return { kind: 'message', jobId: found.jobId, via: 'status', trigger: settings.noteTrigger, group, docs: found }
+    }
+    case 'next':
+      return { kind: 'create', group: code.group }
+    case 'none':
+    case 'own':
+      return { kind: 'create' }
+    default:
+      return assertNever(code, 'code pull request group')
+  }
 }
 
 // What the stages after the decision read from a route, each decided over every member by a switch
@@ -123,6 +171,7 @@ export function messageSource(route: Route): 'input' | 'place' | 'group' | null 
           return 'input'
         case 'note':
         case 'thread':
+        case 'status':
           return 'place'
         case 'group':
           return 'group'

@@ -61,6 +61,14 @@ export interface RecordPlace {
 /** Who may sign and check records: the project's API key, from which the record key is derived. */
 export type RecordKey = Pick<Settings, 'apiKey'>
 
+/** What a record's signature is bound to: the key it is signed with, its place, its kind and the comment that holds it. */
+export interface RecordAddress {
+  key: RecordKey
+  place: RecordPlace
+  kind: RecordKind
+  commentId: number
+}
+
 /** A record that verified, with the comment that holds it. */
 export interface FoundRecord {
   record: RecordPayload
@@ -80,15 +88,9 @@ const LINE = new RegExp(
  * The hidden line that holds `payload` in the comment `commentId` at `place`, signed. It holds
  * neither the API key nor the key it is signed with.
  */
-export function signRecord(
-  key: RecordKey,
-  place: RecordPlace,
-  kind: RecordKind,
-  commentId: number,
-  payload: RecordPayload
-): string {
+export function signRecord(address: RecordAddress, payload: RecordPayload): string {
   const encoded = Buffer.from(JSON.stringify({ v: 1, ...payload })).toString('base64url')
-  return `<!-- docs-agent-record: ${kind} ${encoded} v1.${recordSignature(key, place, kind, commentId, encoded)} -->`
+  return `<!-- docs-agent-record: ${address.kind} ${encoded} v1.${recordSignature(address, encoded)} -->`
 }
 
 /**
@@ -96,20 +98,13 @@ export function signRecord(
  * the order written), and how many lines looked like records and did not (a copy from another
  * comment, another place or project, a rotated key, a forgery, a payload of the wrong shape).
  */
-export function readRecords(
-  body: string,
-  key: RecordKey,
-  place: RecordPlace,
-  kind: RecordKind,
-  commentId: number
-): { records: RecordPayload[]; unverified: number } {
+export function readRecords(body: string, address: RecordAddress): { records: RecordPayload[]; unverified: number } {
+  const { kind } = address
   const records: RecordPayload[] = []
   let unverified = 0
   for (const [, lineKind, encoded, signature] of body.matchAll(LINE)) {
     if (lineKind !== kind) continue
-    const record = sameText(signature, recordSignature(key, place, kind, commentId, encoded))
-      ? decodePayload(encoded)
-      : null
+    const record = sameText(signature, recordSignature(address, encoded)) ? decodePayload(encoded) : null
     if (record) records.push(record)
     else unverified++
   }
@@ -130,15 +125,12 @@ export function withRecord(body: string, kind: RecordKind, line: string): string
  */
 export async function findNewestRecord(
   reader: GitHubReader,
-  key: RecordKey,
-  place: RecordPlace,
-  kind: RecordKind,
-  pages: CommentPagesOptions
+  { key, place, kind, pages }: Omit<RecordAddress, 'commentId'> & { pages: CommentPagesOptions }
 ): Promise<{ found: FoundRecord | null; unverified: number; complete: boolean }> {
   let found: FoundRecord | null = null
   let unverified = 0
   const scan = await scanCommentsNewestFirst(reader, place.thread, pages, (comment) => {
-    const read = readRecords(comment.body, key, place, kind, comment.id)
+    const read = readRecords(comment.body, { key, place, kind, commentId: comment.id })
     unverified += read.unverified
     const record = read.records.at(-1)
     if (record) found = { record, commentId: comment.id }
@@ -152,7 +144,7 @@ export async function findNewestRecord(
  * host, the repository, the thread's number, the project, the kind, the comment's id and the encoded
  * payload. Names are compared as GitHub does, whatever their case.
  */
-function recordSignature(key: RecordKey, place: RecordPlace, kind: RecordKind, commentId: number, encoded: string) {
+function recordSignature({ key, place, kind, commentId }: RecordAddress, encoded: string) {
   const recordKey = createHmac('sha256', key.apiKey).update(VERSION).digest()
   const covered = JSON.stringify([
     VERSION,

@@ -7,7 +7,7 @@
 // job. The newest comment holding a verified record (or the note on the agent's own pull request, or
 // a note left on the thread by an earlier version) wins, read newest page first on a thread of any
 // length. Only the signature counts: a copied or forged record routes nothing.
-import { scanCommentsNewestFirst, type ThreadRef } from '../github/comment-pages.js'
+import { scanCommentsNewestFirst, type ListedThreadComment, type ThreadRef } from '../github/comment-pages.js'
 import { asObject } from '../github/json-shape.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
@@ -45,6 +45,8 @@ export interface ThreadRecordRead {
   unverified: number
   /** Whether every page newer than the record (or than the oldest page read) was read. */
   complete: boolean
+  /** The thread's first page of comments (its oldest), as read on the way. */
+  firstPage: ListedThreadComment[]
 }
 
 /**
@@ -61,12 +63,17 @@ export async function readThreadRecord(
   const thread = threadOf(request)
   const notePlace = findNotePlace(thread, settings, runner)
   const recordPlace = findRecordPlace(thread, settings, runner)
-  const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true }
+  const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true, firstPage: [] }
   if (!notePlace || !recordPlace) return read
   const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
   const pages = { what: "the thread's comments", permission, maxPages: THREAD_READS.maxPages }
   const scan = await scanCommentsNewestFirst(reader, thread, pages, (comment) => {
-    const records = readRecords(comment.body, settings, recordPlace, 'thread', comment.id)
+    const records = readRecords(comment.body, {
+      key: settings,
+      place: recordPlace,
+      kind: 'thread',
+      commentId: comment.id
+    })
     const notes = readMarkedJobs(comment.body, settings, notePlace)
     read.unverified += records.unverified + notes.filter((note) => !note.verified).length
     const record = records.records.at(-1)
@@ -76,27 +83,40 @@ export async function readThreadRecord(
     return read.jobId !== ''
   })
   read.complete = scan.complete
+  read.firstPage = scan.firstPage
   return read
 }
 
 /**
- * The job the request's thread keeps, to send the request to as a follow-up (`via: 'note'` on the
- * job's own pull request, `'thread'` elsewhere); null to start a new one (no record verifies there,
- * the thread's job is done with, has ended, or its pull request is closed). `readJob` is null in a
- * dry run: the record alone then names the job. The thread is read within a share of the timeout;
- * when GitHub does not answer within it, the request starts a new job, saying so. When a pull
- * request's comments cannot be read otherwise, it throws: the run sends nothing rather than guess;
- * on an issue, the request starts a new job, with a notice.
+ * What the request's thread says of where it goes: `kept`, the job it keeps, to send the request to as
+ * a follow-up (`via: 'note'` on the job's own pull request, `'thread'` elsewhere); `none`, no job of the
+ * thread's takes it (`left`: why the job it had does not, for the caller to say with what it does
+ * instead; null when no record verifies there; `firstPage`: the thread's oldest comments, as read on
+ * the way, where a group's status comment is); `unseen`, GitHub did not answer within the reads'
+ * share of the timeout (said): the request starts a new job, with nothing more read.
+ */
+export type ThreadJob =
+  | { kind: 'kept'; jobId: string; via: 'note' | 'thread' }
+  | { kind: 'none'; left: string | null; firstPage: ListedThreadComment[] }
+  | { kind: 'unseen' }
+
+const NONE: Extract<ThreadJob, { kind: 'none' }> = { kind: 'none', left: null, firstPage: [] }
+
+/**
+ * The job the request's thread keeps (see ThreadJob): none when no record verifies there, the thread's
+ * job is done with, has ended, or its pull request is closed. `readJob` is null in a dry run: the record
+ * alone then names the job. The thread is read within a share of the timeout (threadReadMs); when
+ * GitHub does not answer within it, the request starts a new job, saying so. When a pull request's
+ * comments cannot be read otherwise, it throws: the run sends nothing rather than guess; on an issue,
+ * the request starts a new job, with a notice.
  */
 export async function findThreadJob(
   request: TriggeringComment,
   settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger' | 'timeoutMs'>,
-  readJob: ReadJob | null,
-  signal: AbortSignal,
-  github: GitHubSession
-): Promise<{ jobId: string; via: 'note' | 'thread' } | null> {
+  { readJob, signal, github }: { readJob: ReadJob | null; signal: AbortSignal; github: GitHubSession }
+): Promise<ThreadJob> {
   const reader = openThreadReader(settings, signal, github)
-  if (!reader) return null
+  if (!reader) return NONE
   const thread = threadOf(request)
   const where = `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${thread.number}`
   const trigger = settings.noteTrigger
@@ -106,34 +126,30 @@ export async function findThreadJob(
     if (!jobId) {
       if (found.unverified > 0) log.notice(unverifiedNotice(where, settings.projectId, trigger))
       if (!found.complete) log.notice(unreadPagesNotice(where))
-      return null
+      return { ...NONE, firstPage: found.firstPage }
     }
+    const { firstPage } = found
     if (found.state !== 'open') {
-      log.info(
-        `${where}'s last job, ${jobId}, is done with (its reply there says how it ended): this request starts a new job, which the thread then keeps.`
-      )
-      return null
+      const left = `${where}'s last job, ${jobId}, is done with (its reply there says how it ended)`
+      return { kind: 'none', left, firstPage }
     }
-    const kept = await stillTakesMessages(jobId, thread, reader, readJob, signal, github)
+    const kept = await stillTakesMessages(jobId, thread, { reader, readJob, signal, runner: github })
     if (kept === 'own pull request') {
       log.info(
         `Pull request #${thread.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
           `goes to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
       )
-      return { jobId, via: 'note' }
+      return { kind: 'kept', jobId, via: 'note' }
     }
-    if (kept !== 'yes') {
-      log.info(`${where} kept job ${jobId}, ${kept}: this request starts a new job, which the thread then keeps.`)
-      return null
-    }
+    if (kept !== 'yes') return { kind: 'none', left: `${where} kept job ${jobId}, ${kept}`, firstPage }
     log.info(
       `${where} keeps job ${jobId} (from the action's signed record there): this request goes to it as a follow-up ` +
         `message. "${trigger} ${FRESH_FLAG} <instruction>" starts a new job instead, which the thread then keeps.`
     )
-    return { jobId, via: 'thread' }
+    return { kind: 'kept', jobId, via: 'thread' }
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error
-    if (error.kind === 'cancelled') return null
+    if (error.kind === 'cancelled') return { kind: 'unseen' }
     // GitHub silent: its silence must not change the job's outcome. The create goes out, in time.
     if (error.kind === 'timeout') {
       log.warning(
@@ -141,7 +157,7 @@ export async function findThreadJob(
           `${formatDuration(threadReadMs(settings.timeoutMs))}, the most reading the thread may hold up the create. ` +
           `This request starts a new job; if the thread had a job working, it now has two.`
       )
-      return null
+      return { kind: 'unseen' }
     }
     // An issue's request started a new job before threads kept jobs, and GitHub's trouble must not
     // stop it now: it still does, saying so.
@@ -150,7 +166,7 @@ export async function findThreadJob(
         `Could not tell whether issue #${thread.number} keeps a job: ${failureClause(error, Input.githubToken)}. ` +
           `This request starts a new job; to send it to the issue's job instead, ask again once GitHub answers.`
       )
-      return null
+      return { kind: 'unseen' }
     }
     // On a pull request, undecided, nothing is sent: a new job beside the agent's could open a second pull request.
     throw new ActionError(
@@ -170,9 +186,15 @@ export async function findThreadJob(
 export async function findRepeatedAsk(
   request: TriggeringComment,
   asked: string,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs'>,
-  signal: AbortSignal,
-  github: GitHubSession
+  {
+    settings,
+    signal,
+    github
+  }: {
+    settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'timeoutMs'>
+    signal: AbortSignal
+    github: GitHubSession
+  }
 ): Promise<string> {
   const reader = openThreadReader(settings, signal, github)
   if (!reader) return ''
@@ -187,8 +209,11 @@ export async function findRepeatedAsk(
   }
 }
 
-/** How long reading the thread may hold up the create: a share of the timeout, at most the reads' own bound. */
-function threadReadMs(timeoutMs: number): number {
+/**
+ * How long reading the thread may hold up the create: a share of the timeout, at most the reads' own
+ * bound. Finding the group's job of a code pull request takes as much again, at most (code-pull-group.ts).
+ */
+export function threadReadMs(timeoutMs: number): number {
   return Math.min(THREAD_READS.totalMs, Math.max(THREAD_READS.leastMs, timeoutMs * THREAD_READS.shareOfTimeout))
 }
 
@@ -222,10 +247,12 @@ function threadOf(request: TriggeringComment): ThreadRef {
 async function stillTakesMessages(
   jobId: string,
   thread: PullRequestRef,
-  reader: GitHubReader,
-  readJob: ReadJob | null,
-  signal: AbortSignal,
-  runner: Pick<Runner, 'serverUrl'>
+  {
+    reader,
+    readJob,
+    signal,
+    runner
+  }: { reader: GitHubReader; readJob: ReadJob | null; signal: AbortSignal; runner: Pick<Runner, 'serverUrl'> }
 ): Promise<'yes' | 'own pull request' | string> {
   if (!readJob) return 'yes'
   let job: { status: string; prLink: string | null }

@@ -3,7 +3,7 @@
 // and it never stops the create: whatever goes wrong is a warning, and a thinner section.
 import { Input } from '../inputs/action-names.js'
 import { blankCredentials, type Blanked } from '../safety/credentials.js'
-import { GitHubReader, openGitHubReader, READ_LIMITS, UNUSABLE_API_URL, type ReadLimits } from '../github/reader.js'
+import { GitHubReader, READ_LIMITS, UNUSABLE_API_URL, type ReadLimits } from '../github/reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered, type SinceCover } from './gather-session.js'
 import { gatherSinceMark } from './since-mark.js'
 import { gatherIssueComment } from './issue-comment.js'
@@ -153,19 +153,19 @@ const NO_READER: Reader = {
   failure: (what, permission) => new ReadFailure('unreachable', what, permission)
 }
 
-/** A reader for the API, or why there is none: every read then fails with that, once. */
+/** A reader for the API from the run's session, or why there is none: every read then fails with that, once. */
 function openReader(request: ChangeContextRequest, limits: ReadLimits): Reader {
-  if (!request.token) {
+  if (!request.github.token) {
     return { instance: null, failure: (what, permission) => new ReadFailure('no-token', what, permission) }
   }
   // A short timeout cuts the reads' time (and each read's), so that the create keeps its share.
   const totalMs = Math.min(limits.totalMs, request.maxMs ?? Infinity)
   const cut = { ...limits, totalMs, requestMs: Math.max(1, Math.min(limits.requestMs, totalMs)) }
-  const reader = openGitHubReader(request.apiUrl, request.token, cut, request.signal)
+  const reader = request.github.reader(cut, request.signal)
   if (!reader) {
     return {
       instance: null,
-      failure: (what, permission) => new ReadFailure('unreachable', what, permission, undefined, UNUSABLE_API_URL)
+      failure: (what, permission) => new ReadFailure('unreachable', what, permission, { detail: UNUSABLE_API_URL })
     }
   }
   return { instance: reader, failure: () => never() }

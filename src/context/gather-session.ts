@@ -2,6 +2,7 @@
 // failed, and the notices for the log. The event gatherers share it.
 import type { ChangeFacts } from './facts.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 import { GitHubReader } from '../github/reader.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { ReadFailure, type Permission } from '../github/read-failure.js'
@@ -12,8 +13,8 @@ export interface ChangeContextRequest extends Omit<Runner, 'eventFile'> {
   detail: 'changes' | 'diff'
   /** The most characters the section may take. */
   limit: number
-  /** The `githubToken` input; empty to read nothing from GitHub. */
-  token: string
+  /** The run's GitHub session (github/session.ts): its token (empty to read nothing) and a reader within the context's limits. */
+  github: Pick<GitHubSession, 'token' | 'reader'>
   /** In a comment-triggered run the comment is the request: the section says who asked it. */
   promptFromComment?: boolean
   /** The step's deadline and cancel: gathering stops at once when it fires. */

@@ -101,7 +101,7 @@ export async function gatherPush(gathering: Gathering, event: PushEvent): Promis
       // The last successful run saw a later commit than this push's: tell of this push's own.
       continue
     }
-    const facts = comparisonFacts(gathering, headline, start, after, comparison)
+    const facts = comparisonFacts(gathering, { headline, start, head: after, comparison })
     const instead = lastRunUnknown
       ? `It covers this push alone (${shortSha(before)}...${shortSha(after)}): commits of earlier pushes whose run failed, or that concurrency folded into this run, may be missing.`
       : undefined
@@ -156,10 +156,7 @@ export function workflowFile(workflowRef: string | undefined, repository: string
 
 function comparisonFacts(
   gathering: Gathering,
-  headline: string,
-  start: RangeStart,
-  head: string,
-  comparison: Comparison
+  { headline, start, head, comparison }: { headline: string; start: RangeStart; head: string; comparison: Comparison }
 ): ChangeFacts {
   const { files, totalCommits } = comparison
   const lines = linesOf(files)

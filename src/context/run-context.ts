@@ -9,6 +9,20 @@ import type { Blanked } from '../safety/credentials.js'
 import type { ChangeContext } from './change-context.js'
 import { allSkippedWithoutContext } from './skip-docs.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
+
+/** What the run's context is gathered from: the settings, the step's deadline, and the run's runner and GitHub session. */
+export interface RunContextParts {
+  settings: Pick<Settings, 'context' | 'contextLimit'>
+  /** The prompt is a comment's instruction: the section says who asked it. */
+  promptFromComment: boolean
+  deadline: Deadline
+  runner: Runner
+  /** The run's one GitHub session: the context's reads go through it, within the context's limits. */
+  github: Pick<GitHubSession, 'token' | 'reader'>
+  /** A group's mark: the changes since this commit (see ChangeContextRequest.since). */
+  since?: string
+}
 
 /**
  * Gathers the context for the run's event, unless `context` is none (then only a push of nothing but
@@ -17,14 +31,14 @@ import type { Runner } from '../github/runner.js'
  * (contextBudgetMs), so that the create keeps the rest. A push that deleted a branch comes back with
  * `startsNothing`; its notice is then the caller's to give, as the reason no job is started. Never throws.
  */
-export async function gatherRunContext(
-  settings: Pick<Settings, 'context' | 'contextLimit' | 'githubToken'>,
-  promptFromComment: boolean,
-  deadline: Deadline,
-  runner: Runner,
-  /** A group's mark: the changes since this commit (see ChangeContextRequest.since). */
+export async function gatherRunContext({
+  settings,
+  promptFromComment,
+  deadline,
+  runner,
+  github,
   since = ''
-): Promise<ChangeContext | null> {
+}: RunContextParts): Promise<ChangeContext | null> {
   if (settings.context === 'none') {
     const notice = allSkippedWithoutContext(runner)
     return notice ? { section: '', notices: [notice], warnings: [], requests: 0, startsNothing: true } : null
@@ -46,7 +60,7 @@ export async function gatherRunContext(
     ...runner,
     detail: settings.context,
     limit: settings.contextLimit,
-    token: settings.githubToken,
+    github,
     promptFromComment,
     signal,
     maxMs,

@@ -20,6 +20,8 @@ export interface ListedThreadComment {
   body: string
   /** Who wrote it ('' when GitHub did not say). */
   login: string
+  /** Whether a person or a bot wrote it (`User`, `Bot`; '' when GitHub did not say). */
+  type: string
 }
 
 /** What the listing is called in a read failure, the permission it needs, and how many pages it may read. */
@@ -29,11 +31,16 @@ export interface CommentPagesOptions {
   maxPages: number
 }
 
-/** How a scan ended: `stopped` when the visitor asked, `complete` when no page newer than where it stopped went unread. */
+/**
+ * How a scan ended: `stopped` when the visitor asked, `complete` when no page newer than where it
+ * stopped went unread; `firstPage`, the thread's oldest comments (the first page, always read), for a
+ * caller that looks for what is written early in a thread, at no further request.
+ */
 export interface CommentScan {
   stopped: boolean
   complete: boolean
   pagesRead: number
+  firstPage: ListedThreadComment[]
 }
 
 export const COMMENTS_PER_PAGE = 100
@@ -55,26 +62,29 @@ export async function scanCommentsNewestFirst(
     reader.getPage(`${path}?per_page=${COMMENTS_PER_PAGE}&page=${page}`, what, permission)
   const first = await pageAt(1)
   let pagesRead = 1
-  const visitPage = (items: unknown): boolean => {
-    const listed = asArray(items)
+  const listPage = (items: unknown): ListedThreadComment[] =>
+    asArray(items)
       .map(readComment)
       .filter((c): c is ListedThreadComment => c !== null)
+  const firstPage = listPage(first.items)
+  const visitPage = (listed: ListedThreadComment[]): boolean => {
     for (let i = listed.length - 1; i >= 0; i--) if (visit(listed[i])) return true
     return false
   }
   const last = Math.max(1, first.lastPage ?? 1)
   for (let page = last; page > 1; page--) {
-    if (pagesRead >= maxPages) return { stopped: false, complete: false, pagesRead }
+    if (pagesRead >= maxPages) return { stopped: false, complete: false, pagesRead, firstPage }
     const { items } = await pageAt(page)
     pagesRead++
-    if (visitPage(items)) return { stopped: true, complete: true, pagesRead }
+    if (visitPage(listPage(items))) return { stopped: true, complete: true, pagesRead, firstPage }
   }
-  return { stopped: visitPage(first.items), complete: true, pagesRead }
+  return { stopped: visitPage(firstPage), complete: true, pagesRead, firstPage }
 }
 
 function readComment(entry: unknown): ListedThreadComment | null {
   const comment = asObject(entry)
   const { id } = comment
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return null
-  return { id, body: text(comment.body), login: text(asObject(comment.user).login) }
+  const user = asObject(comment.user)
+  return { id, body: text(comment.body), login: text(user.login), type: text(user.type) }
 }

@@ -17,9 +17,12 @@ const CLIENT_LOG = {
   error: words(log.warning)
 }
 
-/** A client for GitHub's API; `github` is @actions/github, loaded by the caller when it needs it. */
-export function githubClient(github: GitHub, token: string): Octokit {
-  const octokit = github.getOctokit(token, { userAgent: USER_AGENT, log: CLIENT_LOG })
+/**
+ * A client for GitHub's API at `apiUrl` (the runner's, read once: @actions/github would read
+ * GITHUB_API_URL again for itself); `github` is @actions/github, loaded by the caller when it needs it.
+ */
+export function githubClient(github: GitHub, token: string, apiUrl: string): Octokit {
+  const octokit = github.getOctokit(token, { baseUrl: apiUrl, userAgent: USER_AGENT, log: CLIENT_LOG })
   // @octokit/request logs to the console unless the request names a log of its own: the client's
   // `log` above is not handed down to it, so each request is given it here.
   octokit.hook.before('request', (options) => {

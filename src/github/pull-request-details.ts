@@ -101,7 +101,10 @@ export async function readPullRequestDetails(
     const answer = await reader.get(path, what, 'pull-requests: read')
     const details = pullRequestDetails(answer, pr.number)
     if (!details)
-      throw new ReadFailure('malformed', what, 'pull-requests: read', 200, 'not a pull request of that number')
+      throw new ReadFailure('malformed', what, 'pull-requests: read', {
+        status: 200,
+        detail: 'not a pull request of that number'
+      })
     return details
   } catch (error) {
     if (!(error instanceof ReadFailure)) throw error

@@ -19,19 +19,28 @@ export type ReadFailureKind =
   | 'no-budget' // the requests allowed before the create are used up
   | 'no-token' // the githubToken input is empty
 
+/** What GitHub answered, when it did, and a few words on what happened. */
+export interface ReadAnswer {
+  /** The HTTP status, when there was an answer. */
+  status?: number
+  /** A few words on a network failure or a time limit, e.g. "the connection was refused". */
+  detail?: string
+}
+
 export class ReadFailure extends Error {
   override name = 'ReadFailure'
+  readonly status?: number
+  readonly detail?: string
   constructor(
     readonly kind: ReadFailureKind,
     /** What was being read, as a phrase: "the workflow's earlier runs". Holds no outside text. */
     readonly what: string,
     readonly permission: Permission,
-    /** The HTTP status, when there was an answer. */
-    readonly status?: number,
-    /** A few words on a network failure or a time limit, e.g. "the connection was refused". */
-    readonly detail?: string
+    { status, detail }: ReadAnswer = {}
   ) {
     super(`${what}: ${kind}${status ? ` (HTTP ${status})` : ''}`)
+    this.status = status
+    this.detail = detail
   }
 
   /** Whether reading on is pointless: every further request would fail the same way, or wait as long. */

@@ -111,7 +111,7 @@ export class GitHubReader {
     if (this.stepSignal?.aborted) throw new ReadFailure('cancelled', what, permission)
     if (this.totalTimeUp.aborted || this.limits.totalMs <= 0) throw this.timeUp(what, permission)
     if (this.requests >= this.limits.maxRequests) {
-      throw new ReadFailure('no-budget', what, permission, undefined, String(this.limits.maxRequests))
+      throw new ReadFailure('no-budget', what, permission, { detail: String(this.limits.maxRequests) })
     }
     this.requests++
     let response
@@ -133,24 +133,24 @@ export class GitHubReader {
       }
       if (error instanceof NetworkError && TIMEOUT_CODES.has(error.code)) {
         noteGitHubSilent()
-        throw new ReadFailure('timeout', what, permission, undefined, `within ${seconds(this.limits.requestMs)}`)
+        throw new ReadFailure('timeout', what, permission, { detail: `within ${seconds(this.limits.requestMs)}` })
       }
       const detail = error instanceof NetworkError ? error.message : 'the request failed'
-      throw new ReadFailure('unreachable', what, permission, undefined, detail)
+      throw new ReadFailure('unreachable', what, permission, { detail })
     }
     noteGitHubAnswered()
     const { status, headers, body } = response
     if (status >= 200 && status < 300) {
       if (response.truncated) {
         const detail = `over ${Math.round(this.limits.maxBodyBytes / 1024 / 1024)} MB`
-        throw new ReadFailure('malformed', what, permission, status, detail)
+        throw new ReadFailure('malformed', what, permission, { status, detail })
       }
       // Counted before it is parsed: a hostile answer costs one pass over its text, not a gigabyte.
       const parsed = parseBoundedJson(body, ANSWER_SHAPE)
-      if ('refused' in parsed) throw new ReadFailure('malformed', what, permission, status, parsed.refused)
+      if ('refused' in parsed) throw new ReadFailure('malformed', what, permission, { status, detail: parsed.refused })
       return { value: parsed.value, headers }
     }
-    throw new ReadFailure(failureKind(status, headers, body), what, permission, status)
+    throw new ReadFailure(failureKind(status, headers, body), what, permission, { status })
   }
 
   async close(): Promise<void> {
@@ -163,7 +163,7 @@ export class GitHubReader {
       this.limits.totalMs > 0
         ? `within ${seconds(this.limits.totalMs)}, the most the context may hold up the create`
         : "in time: the step's timeout left none for the context"
-    return new ReadFailure('timeout', what, permission, undefined, detail)
+    return new ReadFailure('timeout', what, permission, { detail })
   }
 }
 
@@ -203,18 +203,18 @@ function seconds(ms: number): string {
 export const UNUSABLE_API_URL = 'GITHUB_API_URL is not an http(s) address without credentials, query or fragment'
 
 /**
- * A reader of GitHub's API at `apiUrl` (GITHUB_API_URL; github.com's by default), or null when it is
+ * A reader of GitHub's API at `apiUrl` (the runner's: GITHUB_API_URL, or github.com's), or null when it is
  * not an address the token may go to: http(s), without credentials, query or fragment.
  */
 export function openGitHubReader(
-  apiUrl: string | undefined,
+  apiUrl: string,
   token: string,
   limits: ReadLimits,
   signal?: AbortSignal
 ): GitHubReader | null {
   let url: URL
   try {
-    url = new URL(apiUrl || 'https://api.github.com')
+    url = new URL(apiUrl)
   } catch {
     return null
   }

@@ -40,7 +40,7 @@ export function openGitHubSession(
     serverUrl,
     apiUrl,
     reader: (limits, signal) => openGitHubReader(apiUrl, token, limits, signal),
-    client: () => (loading ??= import('@actions/github').then((github) => githubClient(github, token))),
+    client: () => (loading ??= import('@actions/github').then((github) => githubClient(github, token, apiUrl))),
     pullUrl: (pr) => pullRequestUrl(pr, serverUrl)
   }
 }

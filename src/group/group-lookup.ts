@@ -72,9 +72,10 @@ export type GroupLookup =
  * How this run's commit stands to the group's mark: `ahead`, it has changes the group's job was not
  * told of; `covered`, the mark is this commit or after it (a re-run, or an older run run again):
  * nothing to send; `fresh`, the group has no mark yet; `gone`, the mark is no longer in the history
- * (force-pushed away); `unread`, the comparison could not be read.
+ * (force-pushed away); `unread`, the comparison could not be read; `asked`, the run is a request (a
+ * comment on the group's code pull request) that carries no commits: the mark stays where it is.
  */
-export type Ancestry = 'ahead' | 'covered' | 'fresh' | 'gone' | 'unread'
+export type Ancestry = 'ahead' | 'covered' | 'fresh' | 'gone' | 'unread' | 'asked'
 
 /** A run's group as the stages found it. */
 export interface GroupRun {

@@ -1,8 +1,8 @@
 // The one comment on a code pull request that shows its docs, for a group: which docs pull request,
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
 // run goes (github/live-comment.ts), and found again on later runs.
-import { codePullRequestOf, groupSignature } from './group-job.js'
-import { findNotePlace } from '../github/note-place.js'
+import { codePullRequestOf } from './group-job.js'
+import { groupStatusMarker, statusSignature } from './group-status-marker.js'
 import { groupWasRead, type GroupKeys, type GroupRun } from './group-lookup.js'
 import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
@@ -12,7 +12,6 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import { keepLiveComment, type CommentPlace } from '../github/live-comment.js'
 import { Input } from '../inputs/action-names.js'
 import type { GitHubRun } from '../github/session.js'
-import type { Runner } from '../github/runner.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
@@ -48,25 +47,6 @@ export interface GroupStatus {
   sending?: boolean
   /** The marker's signature (statusSignature). */
   signature?: string
-}
-
-/**
- * The hidden marker by which the code pull request's one comment for a group is found again, signed
- * (`signature`: see statusSignature) so that a comment anyone else writes first, marker and all, is not
- * taken for the action's, nor edited by it.
- */
-export function groupStatusMarker(group: string, signature = ''): string {
-  return `<!-- docs-agent-group-status: ${group}${signature ? ` s1.${signature}` : ''} -->`
-}
-
-/**
- * The status marker's signature for the group on a code pull request: the group marker's HMAC (keyed
- * from the API key) over this GitHub's host, the repository, the pull request, the project and the
- * group, with no job and no mark. Only a run with the key writes it.
- */
-export function statusSignature(settings: GroupKeys, pr: PullRequestRef, group: string, runner: Runner): string {
-  const place = findNotePlace(pr, settings, runner)
-  return place ? groupSignature(settings, place, { jobId: '', group, mark: '' }) : ''
 }
 
 /** The comment's text: the action's words, outside values in code spans. */

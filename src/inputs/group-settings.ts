@@ -25,7 +25,6 @@ const REPOSITORY_SHAPE = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$
  */
 export function readGroupSettings(runner: Pick<Runner, 'repository'>, wait = true): GroupSettings | null {
   const name = core.getInput(Input.group)
-  const docsRepository = core.getInput(Input.docsRepository)
   if (!name) return null
   if (!wait) {
     throw new ActionError(
@@ -42,15 +41,30 @@ export function readGroupSettings(runner: Pick<Runner, 'repository'>, wait = tru
         `and GitHub allows 50 characters), for example docs-follow-code or code-pr-42.`
     )
   }
-  const repository = docsRepository || runner.repository
-  if (!REPOSITORY_SHAPE.test(repository)) {
+  const repository = readDocsRepository(runner)
+  if (!repository) {
     throw new ActionError(
-      docsRepository
-        ? `Input ${Input.docsRepository} is '${neutralise(docsRepository, 140)}', which is not owner/repo. ` +
-            `Give the repository the docs pull requests are opened in, for example octo-org/docs.`
-        : `Input ${Input.group} needs a repository to look for the group's pull request in, and GITHUB_REPOSITORY ` +
-            `is not set: give ${Input.docsRepository} as owner/repo.`
+      `Input ${Input.group} needs a repository to look for the group's pull request in, and GITHUB_REPOSITORY ` +
+        `is not set: give ${Input.docsRepository} as owner/repo.`
     )
   }
   return { name, repository }
+}
+
+/**
+ * Where a group's docs pull requests are looked for: the docsRepository input, or this repository. A
+ * run without a group reads it too: a comment on a group's code pull request goes to the group's job.
+ * '' when neither is given (a local run without GITHUB_REPOSITORY): then no group is looked for.
+ */
+export function readDocsRepository(runner: Pick<Runner, 'repository'>): string {
+  const docsRepository = core.getInput(Input.docsRepository)
+  const repository = docsRepository || runner.repository
+  if (REPOSITORY_SHAPE.test(repository)) return repository
+  if (docsRepository) {
+    throw new ActionError(
+      `Input ${Input.docsRepository} is '${neutralise(docsRepository, 140)}', which is not owner/repo. ` +
+        `Give the repository the docs pull requests are opened in, for example octo-org/docs.`
+    )
+  }
+  return ''
 }

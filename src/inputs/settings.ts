@@ -5,7 +5,7 @@ import { readRunner, type Runner } from '../github/runner.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
-import { readGroupSettings, type GroupSettings } from './group-settings.js'
+import { readDocsRepository, readGroupSettings, type GroupSettings } from './group-settings.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
@@ -59,6 +59,8 @@ interface SettingsFields {
   noteTrigger: string
   /** Runs that share one docs pull request (the group input, and docsRepository); null without one. */
   group: GroupSettings | null
+  /** Where a group's docs pull requests are looked for (docsRepository, or this repository); '' when neither is known. */
+  docsRepository: string
 }
 
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
@@ -181,7 +183,8 @@ function readCheckedSettings(
     githubToken,
     dryRun: readBoolean(Input.dryRun, false),
     noteTrigger: readNoteTrigger(),
-    group: readGroupSettings(runner, wait)
+    group: readGroupSettings(runner, wait),
+    docsRepository: readDocsRepository(runner)
   }
 }
 

@@ -139,6 +139,7 @@ async function fromTheSettings(run: FollowRun, reached: Reached, first: FirstInp
       const readJob = service ? (jobId: string, signal: AbortSignal) => service.getJob(jobId, signal) : null
       const route = await decideRoute(settings, reached.ask, { ...run, signal: deadline.signal, readJob })
       run.cancel.signal.throwIfAborted()
+      reached.ask?.replies.routed(route)
       return fromTheRoute(run, { ...reached, service, settings, route, deadline })
     })
   })
@@ -163,7 +164,14 @@ async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
     const shown = { ...routed, groupStatus: await showGroupOnCodePullRequest(route, settings, run) }
     return orFailed(run, shown, async () => {
       const instruction = ask?.instruction ?? null
-      const prepared = await preparePrompt({ settings, instruction, route, deadline, runner: run.runner })
+      const prepared = await preparePrompt({
+        settings,
+        instruction,
+        route,
+        deadline,
+        runner: run.runner,
+        github: run.github
+      })
       if ('skipped' in prepared) return skipped(run, shown, prepared.skipped)
       // A group's context that could not read the changes since the group's mark sends nothing rather than less.
       const unread = holdUnreadContext(route, prepared)

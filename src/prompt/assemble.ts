@@ -8,6 +8,7 @@ import { joinPrompts } from '../inputs/prompt-file.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Deadline } from '../runtime/deadline.js'
 import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
 import type { Blanked } from '../safety/credentials.js'
 import { whatLeaves, type WhatLeaves } from './what-leaves.js'
 
@@ -32,6 +33,8 @@ export interface PromptParts {
   route: Route
   deadline: Deadline
   runner: Runner
+  /** The run's GitHub session: the context is read through it. */
+  github: Pick<GitHubSession, 'token' | 'reader'>
 }
 
 /**
@@ -45,7 +48,8 @@ export async function preparePrompt({
   instruction,
   route,
   deadline,
-  runner
+  runner,
+  github
 }: PromptParts): Promise<Prepared | { skipped: string }> {
   const { text, blanked } = instruction ?? { text: '', blanked: [] }
   // A message to a job the comment's place named (not the jobId input, nor a group) is the instruction alone.
@@ -55,14 +59,20 @@ export async function preparePrompt({
   // commit a job of the group was told of.
   const since = groupMarkOf(route)
   const context: ChangeContext | null = prompt
-    ? await gatherRunContext(settings, instruction !== null, deadline, runner, since)
+    ? await gatherRunContext({ settings, promptFromComment: instruction !== null, deadline, runner, github, since })
     : null
   if (context?.startsNothing) return { skipped: context.notices.join(' ') }
   if (!prompt) return { prompt, context: '', sent: '', leaving: null }
   // The final pass: the prompt as it goes (promptFile's text, the prompt input or the instruction, and
   // the section), scanned once more after every cut, so that what is scanned is what is sent.
   const final = await blankWhatIsSent(prompt, context?.section ?? '')
-  const leaving = whatLeaves(final.sent, final.prompt, context, settings, [...blanked, ...final.blanked])
+  const leaving = whatLeaves({
+    sent: final.sent,
+    prompt: final.prompt,
+    context,
+    settings,
+    instructionBlanked: [...blanked, ...final.blanked]
+  })
   return {
     prompt: final.prompt,
     context: final.section,

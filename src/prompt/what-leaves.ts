@@ -27,14 +27,20 @@ export interface WhatLeaves {
   wasSent?: boolean
 }
 
-export function whatLeaves(
-  sent: string,
-  prompt: string,
-  context: ChangeContext | null,
-  settings: { dryRun: boolean; contextLimit: number },
+export function whatLeaves({
+  sent,
+  prompt,
+  context,
+  settings,
+  instructionBlanked = []
+}: {
+  sent: string
+  prompt: string
+  context: ChangeContext | null
+  settings: { dryRun: boolean; contextLimit: number }
   /** Credentials blanked in a comment's instruction, which is sent as the prompt. */
-  instructionBlanked: Blanked[] = []
-): WhatLeaves {
+  instructionBlanked?: Blanked[]
+}): WhatLeaves {
   const section = context?.section ?? ''
   return {
     dryRun: settings.dryRun,

@@ -91,8 +91,8 @@ export async function leaveAgentNote({
     // record must not hang on one read. Otherwise the note is left once per job (a read GitHub failed
     // once is tried again).
     if (!group) {
-      const notes = await readNotesOn(reader, pr, settings, place).catch((error: unknown) => {
-        if (mayReadAgain(error)) return readNotesOn(reader, pr, settings, place)
+      const notes = await readNotesOn(reader, pr, { key: settings, place }).catch((error: unknown) => {
+        if (mayReadAgain(error)) return readNotesOn(reader, pr, { key: settings, place })
         throw error
       })
       if (notes.some((note) => note.verified && note.jobId === jobId)) return
@@ -100,7 +100,8 @@ export async function leaveAgentNote({
     const signed = group
       ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, { jobId, group: group.name, mark: group.mark })}`
       : signMarker(settings, place, jobId)
-    const body = (server: string) => noteBody(signed, jobId, comment, trigger, server, runner, group?.name)
+    const body = (server: string) =>
+      noteBody({ signedMarker: signed, jobId, comment, trigger, serverUrl: server, runner, group: group?.name })
     const octokit = await postNote(github, pr, body, signal)
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
     if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
@@ -125,16 +126,23 @@ export async function leaveAgentNote({
   }
 }
 
-/** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
-export function noteBody(
-  signedMarker: string,
-  jobId: string,
-  comment: TriggeringComment | null,
-  trigger: string,
-  serverUrl: string,
-  runner: Runner,
+/** What a note is written from. */
+export interface NoteParts {
+  /** The signed marker (and a group's) that a later run reads the job back from. */
+  signedMarker: string
+  jobId: string
+  /** The comment (or label) that asked; null when the workflow's prompt did. */
+  comment: TriggeringComment | null
+  trigger: string
+  /** The address of the GitHub the note is read on, for its links. */
+  serverUrl: string
+  runner: Runner
+  /** The group the job works for, when it has one. */
   group?: string
-): string {
+}
+
+/** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
+export function noteBody({ signedMarker, jobId, comment, trigger, serverUrl, runner, group }: NoteParts): string {
   const repository = comment?.repository ?? runner.repository
   const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
     ? `[workflow run](${runLink(serverUrl, repository, runner.runId)})`

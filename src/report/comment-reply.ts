@@ -15,7 +15,8 @@ import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComme
 import type { GitHubSession } from '../github/session.js'
 import { threadRecord, wordEndingNotRecorded } from './thread-record.js'
 import type { Settings } from '../inputs/settings.js'
-import { describeThreadEnding, type ThreadEnding } from './thread-words.js'
+import { describeRouteOnThread, describeThreadEnding, type ThreadEnding } from './thread-words.js'
+import type { Route } from '../comment/route.js'
 
 /**
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
@@ -31,6 +32,8 @@ export interface CommentReplies {
   keepRecord(settings: Pick<Settings, 'apiKey' | 'projectId'>): void
   /** A reply started `deferred` posts its first body now (the request was found to be one). */
   begin(): void
+  /** Where the request goes, once decided: the reply says so where the thread alone does not (a group's). */
+  routed(route: Route): void
   /** The run's progress: edits the reply when what it says has changed (the job id, its status). */
   progress(job: KnownJob): void
   /**
@@ -74,6 +77,7 @@ export const NO_REPLIES: CommentReplies = {
   replyId: () => undefined,
   keepRecord: () => {},
   begin: () => {},
+  routed: () => {},
   progress: () => {},
   showEnding: () => {},
   finish: async () => {}
@@ -102,6 +106,7 @@ export function startCommentReplies(
   const where = describe(comment)
   // Once the run's ending is shown (a cancel shows it at once), no progress replaces it.
   let endingShown = false
+  let routed: string | null = null
   const record = threadRecord(comment, request.asked, runner)
   const reply = keepLiveComment({
     load: async (call) => {
@@ -143,13 +148,16 @@ export function startCommentReplies(
       began = true
       start(true)
     },
+    routed: (route) => {
+      routed = describeRouteOnThread(route)
+    },
     progress: (outcome) => {
       // The thread records its job as soon as the run knows it: a request meanwhile goes to it. Once
       // the ending is shown, what the thread keeps is the ending's to say.
       if (!endingShown && !reply.finished) record.know(outcome.jobId, 'open')
       void opened.then((thread) => {
         if (thread && outcome.jobId && !reply.finished && !endingShown && !reply.editRefused) {
-          reply.show(writeProgressReply(outcome, thread.runUrl))
+          reply.show(writeProgressReply(outcome, thread.runUrl, routed))
         }
       })
     },
@@ -158,7 +166,7 @@ export function startCommentReplies(
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       void opened.then((thread) => {
-        if (thread) reply.show(writeOutcomeReply(outcome, thread, elapsedMs, null, told))
+        if (thread) reply.show(writeOutcomeReply(outcome, { ...thread, routed, elapsedMs, told }))
       })
     },
     replyId: () => reply.id,
@@ -169,7 +177,8 @@ export function startCommentReplies(
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       await reply.finish(
-        async (thread) => writeOutcomeReply(outcome, thread, elapsedMs, await pullRequest, told),
+        async (thread) =>
+          writeOutcomeReply(outcome, { ...thread, routed, elapsedMs, pullRequest: await pullRequest, told }),
         opened,
         bound
       )
@@ -245,7 +254,7 @@ export function writeStartedReply(runUrl: string): string {
  * was sent). The waiting mark only while the job works: a final status read before the run ends is said
  * without it, and after a message the job's old final status is not shown as if it were the news.
  */
-export function writeProgressReply(outcome: KnownJob, runUrl: string): string {
+export function writeProgressReply(outcome: KnownJob, runUrl: string, routed: string | null = null): string {
   const id = VALUES_IN_CODE_SPANS.id(outcome.jobId)
   const status = outcome.job ? VALUES_IN_CODE_SPANS.status(outcome.job.status) : '`starting`'
   const final = outcome.job !== null && isFinal(outcome.job.status)
@@ -256,7 +265,8 @@ export function writeProgressReply(outcome: KnownJob, runUrl: string): string {
     : final
       ? `Job ${id} is ${status}; the run is finishing`
       : `⏳ Job ${id} is ${status}`
-  return blankSecrets(`${state}. [Follow the workflow run](${runUrl}); this comment is updated as it goes.`)
+  const where = routed ? ` ${routed}` : ''
+  return blankSecrets(`${state}.${where} [Follow the workflow run](${runUrl}); this comment is updated as it goes.`)
 }
 
 // A reply is posted where the runner's masking does not apply and Markdown is rendered: the
@@ -291,6 +301,21 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
   }
 }
 
+/** What the reply once the run ends is written from, besides the outcome. */
+export interface OutcomeReplyParts {
+  /** The workflow run's page, and this GitHub's address. */
+  runUrl: string
+  serverUrl: string
+  /** Where the request went, when the thread alone does not say (describeRouteOnThread). */
+  routed?: string | null
+  /** How long the run took. */
+  elapsedMs: number
+  /** The pull request the job opened, as GitHub showed it; null when it was not read. */
+  pullRequest?: PullRequestDetails | null
+  /** What the thread keeps after this ending (thread-words.ts); the default trigger's words by default. */
+  told?: ThreadEnding
+}
+
 /**
  * The reply once the run ends: the pull request (with its title, state, files and lines when GitHub
  * showed it), no changes, failed, timed out..., the step a person on the thread can take where there
@@ -302,18 +327,25 @@ function threadFormat(sourceRepository: string | null, serverUrl: string): Value
  */
 export function writeOutcomeReply(
   outcome: RunOutcome,
-  { runUrl, serverUrl }: { runUrl: string; serverUrl: string },
-  elapsedMs: number,
-  pullRequest: PullRequestDetails | null = null,
-  told: ThreadEnding = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
+  {
+    runUrl,
+    serverUrl,
+    routed = null,
+    elapsedMs,
+    pullRequest = null,
+    told = describeThreadEnding(outcome, '/docs', describeEnding(outcome).next)
+  }: OutcomeReplyParts
 ): string {
   const format = threadFormat(outcome.job?.sourceRepository ?? null, serverUrl)
   const { icon, short } = describeEnding(outcome, format)
   const agentDid = pullRequest ? `\n\n${codeSpan(neutralise(pullRequest.title))} · ${changeLine(pullRequest)}` : ''
+  // Said once the service took the request: an error or a cancel says what became of it instead.
+  const took = ['final', 'created', 'timeout', 'noSign'].includes(outcome.ending)
+  const wentTo = routed && took ? `\n\n${routed}` : ''
   const nextStep = told.next ? `\n\n${told.next}` : ''
   const askForMore = told.askForMore ? `\n\n${told.askForMore}` : ''
   return blankSecrets(
-    `${icon} ${short}${agentDid}${nextStep}${askForMore}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`
+    `${icon} ${short}${agentDid}${wentTo}${nextStep}${askForMore}\n\nTook ${formatDuration(elapsedMs)} · [Workflow run](${runUrl})`
   )
 }
 

@@ -54,14 +54,19 @@ export function statusOfJob(status: string | null): { state: CommitState; descri
   }
 }
 
+/** Where a status goes and what it says: the commit of `repository`, its state, and the page it links to. */
+export interface CommitStatusWrite {
+  repository: string
+  commit: string
+  status: { state: CommitState; description: string }
+  targetUrl: string
+  signal: AbortSignal
+}
+
 /** Sets the status on `commit` of `repository`; throws what GitHub answered. */
 export async function setCommitStatus(
   octokit: Octokit,
-  repository: string,
-  commit: string,
-  status: { state: CommitState; description: string },
-  targetUrl: string,
-  signal: AbortSignal
+  { repository, commit, status, targetUrl, signal }: CommitStatusWrite
 ): Promise<void> {
   const [owner, repo] = repository.split('/')
   const limit = timeLimit(STATUS_CALL_MS, signal)

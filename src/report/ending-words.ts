@@ -45,7 +45,12 @@ export function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWord
   const followAgain = `To follow it again, run this action with ${withJobIdAlone}.`
   switch (outcome.ending) {
     case 'final':
-      return wordFinalStatus(outcome.job, name, outcome.requirePr ?? false, outcome.followUp ?? false, format)
+      return wordFinalStatus(outcome.job, {
+        name,
+        requirePr: outcome.requirePr ?? false,
+        followUp: outcome.followUp ?? false,
+        format
+      })
     case 'created':
       if (outcome.followUp) {
         return {
@@ -73,7 +78,12 @@ export function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWord
       }
     case 'noSign':
       return outcome.answerStatus
-        ? wordUnconfirmedMessage(outcome.job, name, outcome.answerStatus, outcome.waitedMs, format)
+        ? wordUnconfirmedMessage(outcome.job, {
+            name,
+            answerStatus: outcome.answerStatus,
+            waitedMs: outcome.waitedMs,
+            format
+          })
         : wordNoSign(outcome.job, name, outcome.waitedMs, format)
     case 'cancelled':
       if (jobId) {
@@ -182,10 +192,12 @@ function wordNoSign(job: Job, name: string, waitedMs: number, format: ValueForma
  */
 function wordUnconfirmedMessage(
   job: Job,
-  name: string,
-  answerStatus: string,
-  waitedMs: number,
-  format: ValueFormat
+  {
+    name,
+    answerStatus,
+    waitedMs,
+    format
+  }: { name: string; answerStatus: string; waitedMs: number; format: ValueFormat }
 ): EndingWords {
   const { shown, shownThere } = jobAsShown(job, format)
   return {
@@ -237,10 +249,7 @@ function wordFailure(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
 /** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
 function wordFinalStatus(
   job: Job,
-  name: string,
-  requirePr: boolean,
-  followUp: boolean,
-  format: ValueFormat
+  { name, requirePr, followUp, format }: { name: string; requirePr: boolean; followUp: boolean; format: ValueFormat }
 ): EndingWords {
   if (job.status === 'failed') {
     return {

@@ -56,16 +56,24 @@ export interface IndexRead {
 export class JobIndex {
   private readonly owner: string
   private readonly repo: string
+  private readonly octokit: Octokit
+  private readonly reader: GitHubReader
+  private readonly key: RecordKey
+  private readonly host: string
+  private readonly projectId: string
 
-  constructor(
-    private readonly octokit: Octokit,
-    private readonly reader: GitHubReader,
-    private readonly key: RecordKey,
-    private readonly host: string,
-    repository: string,
-    private readonly projectId: string
-  ) {
-    ;[this.owner, this.repo] = repository.split('/')
+  constructor(index: {
+    octokit: Octokit
+    reader: GitHubReader
+    key: RecordKey
+    /** This GitHub's host, which each record's signature covers. */
+    host: string
+    /** `owner/name` of the repository the index issue is in. */
+    repository: string
+    projectId: string
+  }) {
+    ;({ octokit: this.octokit, reader: this.reader, key: this.key, host: this.host, projectId: this.projectId } = index)
+    ;[this.owner, this.repo] = index.repository.split('/')
   }
 
   /** The index's issue: the oldest open issue (not a pull request) with the label; null when there is none. */
@@ -143,7 +151,7 @@ export class JobIndex {
 
   /** Writes `record` into its comment, signed for it. */
   async write(issue: number, commentId: number, record: JobRecord, signal: AbortSignal): Promise<void> {
-    const signed = signRecord(this.key, this.place(issue), 'index', commentId, record)
+    const signed = signRecord({ key: this.key, place: this.place(issue), kind: 'index', commentId }, record)
     await this.octokit.rest.issues.updateComment({
       owner: this.owner,
       repo: this.repo,
@@ -192,7 +200,12 @@ export class JobIndex {
     const comment = asObject(entry)
     const id = comment.id
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) return 'none'
-    const found = readRecords(text(comment.body), this.key, this.place(issue), 'index', id)
+    const found = readRecords(text(comment.body), {
+      key: this.key,
+      place: this.place(issue),
+      kind: 'index',
+      commentId: id
+    })
     const record = found.records.at(-1)
     if (record) return { commentId: id, record }
     return found.unverified > 0 ? 'unverified' : 'none'

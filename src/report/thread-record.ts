@@ -49,7 +49,7 @@ export function threadRecord(
       if (!key || !place || !payload || comment.kind === 'review comment') return body
       sent = true
       const thread = { number: comment.thread.number, comment: commentId }
-      return `${body}\n${signRecord(key, place, 'thread', commentId, { ...payload, thread })}`
+      return `${body}\n${signRecord({ key, place, kind: 'thread', commentId }, { ...payload, thread })}`
     }
   }
 }

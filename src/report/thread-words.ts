@@ -4,6 +4,8 @@
 // (run-ending.ts); its step and its "how to ask for more" line come from here, never a step only the
 // workflow's author can take (the summary keeps those).
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
+import type { Route } from '../comment/route.js'
+import { codeSpan, neutralise } from '../safety/neutralise.js'
 import type { RunOutcome } from './run-ending.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind } from '../service/pull-request-link.js'
@@ -95,4 +97,40 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
     default:
       return assertNever(outcome, 'ending')
   }
+}
+
+/**
+ * Where the request went, when the thread alone does not say it: on a group's code pull request, the
+ * group's docs pull request (the job the reply names is its job), or the group's next job (its last docs
+ * pull request is closed); null for every other route. Said after the sentence that names the job. The pull request is named as GitHub's own reference,
+ * `owner/repo#7` (the group's repository and a number, both checked), which GitHub renders as its link.
+ */
+export function describeRouteOnThread(route: Route): string | null {
+  switch (route.kind) {
+    case 'message':
+      if (route.via !== 'status') return null
+      return (
+        `That is group ${codeSpan(neutralise(route.group))}'s job, on its docs pull request ${reference(route.docs.pr)}, ` +
+        `which this pull request's docs status comment shows.`
+      )
+    case 'create': {
+      // A request's create for a group (ancestry `asked`): its docs pull request's job has ended, or the pull request is closed.
+      const { group } = route
+      if (!group || group.ancestry !== 'asked') return null
+      const name = codeSpan(neutralise(group.settings.name))
+      const next = "this request started the group's next job, and its pull request becomes the group's."
+      if (group.open)
+        return `Group ${name}'s job on its docs pull request ${reference(group.open.pr)} has ended: ${next}`
+      const previous = group.lookup.kind === 'none' ? group.lookup.previous : null
+      return previous ? `Group ${name}'s last docs pull request, ${reference(previous.pr)}, is closed: ${next}` : null
+    }
+    case 'follow':
+      return null
+    default:
+      return assertNever(route, 'route')
+  }
+}
+
+function reference(pr: { owner: string; repo: string; number: number }): string {
+  return `${pr.owner}/${pr.repo}#${pr.number}`
 }

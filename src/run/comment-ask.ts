@@ -88,7 +88,7 @@ export async function settleAsk(
   ask.replies.keepRecord(settings)
   if (ask.asked && !ask.fresh) {
     const { findRepeatedAsk } = await import('../comment/thread-job.js')
-    const jobId = await findRepeatedAsk(ask.comment, ask.asked, settings, signal, github)
+    const jobId = await findRepeatedAsk(ask.comment, ask.asked, { settings, signal, github })
     if (jobId) {
       const where = `${ask.comment.thread.kind} #${ask.comment.thread.number}`
       return (

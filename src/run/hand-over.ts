@@ -86,7 +86,14 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
     if (!reader) return
     const octokit = await handOver.github.client()
     const { serverUrl } = handOver.github
-    const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
+    const index = new JobIndex({
+      octokit,
+      reader,
+      key: settings,
+      host: new URL(serverUrl).host,
+      repository,
+      projectId: settings.projectId
+    })
     const issue = await index.findOrMakeIssue(limit.signal)
     await index.add(issue, record, limit.signal)
     log.info(
@@ -96,14 +103,13 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
     )
     if (record.commit && record.job) {
       const status = statusOfJob('active')
-      await setCommitStatus(
-        octokit,
+      await setCommitStatus(octokit, {
         repository,
-        record.commit,
+        commit: record.commit,
         status,
-        runLink(serverUrl, repository, runner.runId),
-        limit.signal
-      )
+        targetUrl: runLink(serverUrl, repository, runner.runId),
+        signal: limit.signal
+      })
     }
   } catch (error) {
     // A warning, not a notice: the reply on a thread has said that the ending will be posted there.

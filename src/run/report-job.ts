@@ -146,13 +146,21 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
     const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/comments/${reply.comment}`
     const before = text(asObject(await place.reader.get(path, 'the reply on the thread', 'issues: read')).body)
     const elapsedMs = Math.max(0, Date.now() - (Date.parse(record.created) || Date.now()))
-    let body = writeOutcomeReply(outcome, { runUrl: place.runUrl, serverUrl: place.serverUrl }, elapsedMs, shown)
+    let body = writeOutcomeReply(outcome, {
+      runUrl: place.runUrl,
+      serverUrl: place.serverUrl,
+      elapsedMs,
+      pullRequest: shown
+    })
     const threadPlace = findRecordPlace({ owner, repo, number: reply.number }, place.settings, place.runner)
-    const kept = threadPlace && readRecords(before, place.settings, threadPlace, 'thread', reply.comment).records.at(-1)
-    if (threadPlace && kept) {
-      const line = signRecord(place.settings, threadPlace, 'thread', reply.comment, { ...kept, state: 'final' })
-      body = withRecord(body, 'thread', line)
+    const address = threadPlace && {
+      key: place.settings,
+      place: threadPlace,
+      kind: 'thread' as const,
+      commentId: reply.comment
     }
+    const kept = address && readRecords(before, address).records.at(-1)
+    if (address && kept) body = withRecord(body, 'thread', signRecord(address, { ...kept, state: 'final' }))
     await place.octokit.rest.issues.updateComment({
       owner,
       repo,
@@ -174,14 +182,13 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
 async function completeCommitStatus(place: ReportPlace, record: JobRecord, status: string | null): Promise<void> {
   if (!record.commit) return
   try {
-    await setCommitStatus(
-      place.octokit,
-      place.repository,
-      record.commit,
-      statusOfJob(status),
-      place.runUrl,
-      place.signal
-    )
+    await setCommitStatus(place.octokit, {
+      repository: place.repository,
+      commit: record.commit,
+      status: statusOfJob(status),
+      targetUrl: place.runUrl,
+      signal: place.signal
+    })
   } catch (error) {
     log.warning(
       `Could not complete the status of commit ${record.commit.slice(0, 7)} for job ${record.job}: ` +

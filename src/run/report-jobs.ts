@@ -62,7 +62,14 @@ export async function reportJobs(
   try {
     const octokit = await github.client()
     const { serverUrl } = github
-    const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
+    const index = new JobIndex({
+      octokit,
+      reader,
+      key: settings,
+      host: new URL(serverUrl).host,
+      repository,
+      projectId: settings.projectId
+    })
     const found = await index.read()
     const pending = found.records.filter(({ record }) => record.state !== 'final')
     const share = pending.slice(0, REPORT_JOBS_PER_RUN)

@@ -111,13 +111,14 @@ async function sendPrompt(
         case 'input':
         case 'note':
         case 'thread':
+        case 'status':
           break
         default:
           return assertNever(route, 'message route')
       }
       setJobIdOutput((tracker.jobId = route.jobId))
       tracker.followUp = true
-      await sendMessage(service, stage, route.jobId, hooks, onJob)
+      await sendMessage(service, stage, { jobId: route.jobId, hooks, onJob })
       return 'sent'
     default:
       return assertNever(route, 'route')
@@ -128,9 +129,7 @@ async function sendPrompt(
 async function sendMessage(
   service: JobService,
   { prepared, deadline, tracker }: SendAndFollow,
-  jobId: string,
-  hooks: WriteHooks,
-  onJob: (job: Job) => void
+  { jobId, hooks, onJob }: { jobId: string; hooks: WriteHooks; onJob: (job: Job) => void }
 ): Promise<void> {
   const job = await service.sendMessage(jobId, prepared.sent, deadline, hooks)
   deliver(tracker, 'message')
@@ -184,6 +183,7 @@ function newJobWayOf(route: Route): NewJobWay | undefined {
   switch (route.via) {
     case 'note':
     case 'thread':
+    case 'status':
       return { by: 'comment', trigger: route.trigger }
     case 'input':
     case 'group':

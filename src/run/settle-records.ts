@@ -59,7 +59,14 @@ export async function claimRecordsOfJob(
     const octokit = await github.client()
     const { repository } = runner
     const { serverUrl } = github
-    const index = new JobIndex(octokit, reader, settings, new URL(serverUrl).host, repository, settings.projectId)
+    const index = new JobIndex({
+      octokit,
+      reader,
+      key: settings,
+      host: new URL(serverUrl).host,
+      repository,
+      projectId: settings.projectId
+    })
     const found = await index.read()
     const open = found.records.filter(({ record }) => record.job === job.id && record.state === 'open')
     if (found.issue === null || open.length === 0) {

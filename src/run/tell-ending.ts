@@ -172,7 +172,9 @@ function groupShown(
       : null
   return {
     name: group.settings.name,
-    pullRequest: group.open?.url ?? opened,
-    sent: delivered && covers ? { from: mark, to: covers, compare } : null
+    // A job created for the group (its pull request closed, or its job ended) opened the group's next one.
+    pullRequest: opened ?? group.open?.url ?? null,
+    // A request on the code pull request carries no commits (covers is the mark): it sent none.
+    sent: delivered && covers && covers !== mark ? { from: mark, to: covers, compare } : null
   }
 }

@@ -16,7 +16,7 @@ import { ServicePolicy } from './service-policy.js'
 import { isUnresolvedHost } from '../net/host-names.js'
 import { excerpt, parseJson, redirectTarget } from './answer-excerpt.js'
 import { NOT_AN_OBJECT, readJobRecord, type Job } from './job-record.js'
-import { ServiceError, type ServiceFailure, type ServiceOperation, type ServiceProblem } from './service-error.js'
+import { ServiceError, type ServiceFailure, type ServiceProblem } from './service-error.js'
 
 /**
  * A write (a create or a follow-up message): where it goes and how its answer is judged. Neither is
@@ -147,7 +147,7 @@ export class JobService {
   async getJob(jobId: string, signal: AbortSignal): Promise<Job> {
     const url = `${this.jobsUrl}/${encodeURIComponent(jobId)}`
     const failed = (kind: ServiceError['kind'], problem: ServiceProblem, retryAfter: number | null = null) =>
-      this.failure('read', jobId, kind, problem, retryAfter)
+      this.failure({ operation: 'read', jobId, kind, problem, retryAfterMs: retryAfter })
     let response: HttpResponse
     try {
       response = await this.http.send('GET', url, { headers: this.authHeaders(), signal })
@@ -183,7 +183,7 @@ export class JobService {
   private async writeOnce(write: Write, prompt: string, deadline: Deadline, onWritten: () => void): Promise<Job> {
     const { url, jobId, surelyTakenStatus } = write
     const failed = (kind: ServiceError['kind'], problem: ServiceProblem, retryAfter: number | null = null) =>
-      this.failure(write.operation, jobId, kind, problem, retryAfter)
+      this.failure({ operation: write.operation, jobId, kind, problem, retryAfterMs: retryAfter })
     const progress: RequestProgress = { written: false, status: null, onWritten }
     // A cancel stops a write still connecting (nothing of it can have reached the service); once it
     // is being written, it is let finish, so that its answer says what happened.
@@ -232,21 +232,15 @@ export class JobService {
     throw failed('fatal', refusal(response))
   }
 
-  private failure(
-    operation: ServiceOperation,
-    jobId: string | null,
-    kind: ServiceFailure['kind'],
-    problem: ServiceProblem,
-    retryAfterMs: number | null
-  ): ServiceError {
+  private failure(failed: Omit<ServiceFailure, 'place' | 'givenUp'>): ServiceError {
     const { projectId, baseUrl } = this.options
-    return new ServiceError({ kind, operation, jobId, problem, place: { projectId, baseUrl }, retryAfterMs })
+    return new ServiceError({ ...failed, place: { projectId, baseUrl } })
   }
 
   /** What a write that got no complete answer means: not sent, taken but unread, or unknown. */
   private writeFailure(error: unknown, progress: RequestProgress, { operation, jobId }: Write): unknown {
     const failed = (kind: ServiceError['kind'], problem: ServiceProblem) =>
-      this.failure(operation, jobId, kind, problem, null)
+      this.failure({ operation, jobId, kind, problem, retryAfterMs: null })
     const answered2xx = progress.status !== null && progress.status >= 200 && progress.status < 300
     if (answered2xx && (error instanceof DeadlineError || error instanceof NetworkError)) {
       const unread =

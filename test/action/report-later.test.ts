@@ -362,14 +362,16 @@ describe.concurrent('records a reporting run does not trust', () => {
       // A copy of it re-posted by someone else, and a record signed with another key, for this project.
       github.addComment({ issueNumber: index.number, body: original.body, login: 'mallory' })
       const forged = signRecord(
-        { apiKey: 'svc_not_the_key' },
         {
-          host: 'github.example',
-          thread: { owner: 'octo-org', repo: 'docs-site', number: index.number },
-          projectId: 'docs'
+          key: { apiKey: 'svc_not_the_key' },
+          place: {
+            host: 'github.example',
+            thread: { owner: 'octo-org', repo: 'docs-site', number: index.number },
+            projectId: 'docs'
+          },
+          kind: 'index',
+          commentId: 9999
         },
-        'index',
-        9999,
         { job: other.outputs.jobId, state: 'open', created: new Date().toISOString() }
       )
       github.addComment({ issueNumber: index.number, body: forged, login: 'mallory' })
@@ -458,7 +460,11 @@ async function seedRecords(
     ids.push(id)
     const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
     const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
-    await edit(github, commentId, signRecord({ apiKey: service.apiKey }, place, 'index', commentId, record))
+    await edit(
+      github,
+      commentId,
+      signRecord({ key: { apiKey: service.apiKey }, place, kind: 'index', commentId }, record)
+    )
   }
   return ids
 }

@@ -3,6 +3,7 @@
 import type { ChangeContextRequest } from '../../src/context/change-context.js'
 import type { ReadLimits } from '../../src/github/reader.js'
 import { readRunnerEvent } from '../../src/github/event.js'
+import { openGitHubSession } from '../../src/github/session.js'
 import type { StandInGitHub } from './stand-in-github.js'
 
 export const TOKEN = 'ghs_context_token_0123456789'
@@ -21,11 +22,15 @@ export const TEST_LIMITS: ReadLimits = {
   maxBodyBytes: 16 * 1024 * 1024
 }
 
+/**
+ * The request, read through a GitHub session with `token` (TOKEN by default) at `apiUrl` (the
+ * stand-in's by default), as the run's one session reads it.
+ */
 export function contextRequest(
   github: StandInGitHub,
   eventName: string,
   payload: unknown,
-  extra: Partial<ChangeContextRequest> = {}
+  { token = TOKEN, apiUrl = github.apiUrl, ...extra }: Partial<ChangeContextRequest> & { token?: string } = {}
 ): ChangeContextRequest {
   return {
     detail: 'changes',
@@ -33,8 +38,8 @@ export function contextRequest(
     event: readRunnerEvent(eventName, payload),
     repository: REPO,
     serverUrl: SERVER,
-    apiUrl: github.apiUrl,
-    token: TOKEN,
+    apiUrl,
+    github: openGitHubSession(token, { serverUrl: SERVER, apiUrl }),
     runId: '4711',
     workflowRef: WORKFLOW_REF,
     refName: 'main',

@@ -839,136 +839,357 @@ export const TOKEN_RULES: TokenRule[] = [
 // Formats without a prefix, keyed by whose they are. The value must have the shape whole; the name
 // must hold one of `names`. Ids (client ids, account ids) are here when the vendor pairs them with a
 // secret and the pair is what grants access.
-const named = (
-  id: string,
-  family: string,
-  kind: string,
-  names: string[],
-  value: string,
-  ignoreCase = true
-): NamedRule => ({ id, family, kind, names, value, ignoreCase })
+const named = ({ ignoreCase = true, ...rule }: NamedRule): NamedRule => ({ ...rule, ignoreCase })
 
 export const NAMED_RULES: NamedRule[] = [
-  named('adafruit-key', 'Adafruit', 'Adafruit IO key', ['adafruit'], '[a-z0-9_-]{32}'),
-  named('adobe-client-id', 'Adobe', 'Adobe client id', ['adobe'], '[a-f0-9]{32}'),
-  named('airtable-key', 'Airtable', 'Airtable API key', ['airtable'], '[a-z0-9]{17}'),
-  named('algolia-key', 'Algolia', 'Algolia API key', ['algolia'], '[a-z0-9]{32}'),
-  named('alibaba-secret', 'Alibaba Cloud', 'Alibaba Cloud secret', ['alibaba'], '[a-z0-9]{30}'),
-  named('asana-credential', 'Asana', 'Asana credential', ['asana'], '[0-9]{16}|[a-z0-9]{32}'),
-  named(
-    'atlassian-token',
-    'Atlassian',
-    'Atlassian API token',
-    ['atlassian', 'confluence', 'jira'],
-    '[a-z0-9]{20}[a-f0-9]{4}'
-  ),
-  named('beamer-token', 'Beamer', 'Beamer token', ['beamer'], 'b_[a-z0-9=_-]{44}'),
-  named('bitbucket-credential', 'Bitbucket', 'Bitbucket credential', ['bitbucket'], '[a-z0-9]{32}|[a-z0-9=_-]{64}'),
-  named('bittrex-key', 'Bittrex', 'Bittrex key', ['bittrex'], '[a-z0-9]{32}'),
-  named('meraki-key', 'Cisco Meraki', 'Cisco Meraki API key', ['meraki'], '[0-9a-f]{40}'),
-  named('cloudflare-key', 'Cloudflare', 'Cloudflare key', ['cloudflare'], '[a-z0-9_-]{40}|[a-f0-9]{37}'),
-  named('codecov-token', 'Codecov', 'Codecov token', ['codecov'], '[a-z0-9]{32}'),
-  named('cohere-key', 'Cohere', 'Cohere API key', ['cohere', 'co_api_key'], '[a-zA-Z0-9]{40}'),
-  named('coinbase-token', 'Coinbase', 'Coinbase token', ['coinbase'], '[a-z0-9_-]{64}'),
-  named('confluent-key', 'Confluent', 'Confluent key', ['confluent'], '[a-z0-9]{16}|[a-z0-9]{64}'),
-  named('contentful-token', 'Contentful', 'Contentful token', ['contentful'], '[a-z0-9=_-]{43}'),
-  named(
-    'datadog-key',
-    'Datadog',
-    'Datadog key',
-    ['datadog', 'dd_api', 'dd_app', 'dd-api', 'dd-app'],
-    '[a-z0-9]{32}|[a-z0-9]{40}'
-  ),
-  named(
-    'discord-credential',
-    'Discord',
-    'Discord credential',
-    ['discord'],
-    '[a-f0-9]{64}|[0-9]{17,19}|[a-z0-9=_-]{32}'
-  ),
-  named('droneci-token', 'Drone CI', 'Drone CI token', ['drone'], '[a-z0-9]{32}'),
-  named(
-    'dropbox-token',
-    'Dropbox',
-    'Dropbox token',
-    ['dropbox'],
-    '[a-z0-9]{15}|[a-z0-9]{11}AAAAAAAAAA[a-z0-9_=-]{43}|sl\\.[a-z0-9_=-]{130,140}'
-  ),
-  named('etsy-token', 'Etsy', 'Etsy token', ['etsy'], '[a-z0-9]{24}'),
-  named('facebook-secret', 'Facebook', 'Facebook app secret', ['facebook'], '[a-f0-9]{32}'),
-  named('fastly-token', 'Fastly', 'Fastly token', ['fastly'], '[a-z0-9=_-]{32}'),
-  named('finicity-credential', 'Finicity', 'Finicity credential', ['finicity'], '[a-f0-9]{32}|[a-z0-9]{20}'),
-  named('finnhub-token', 'Finnhub', 'Finnhub token', ['finnhub'], '[a-z0-9]{20}'),
-  named('flickr-token', 'Flickr', 'Flickr token', ['flickr'], '[a-z0-9]{32}'),
-  named('freshbooks-token', 'FreshBooks', 'FreshBooks token', ['freshbooks'], '[a-z0-9]{64}'),
-  named('gitter-token', 'Gitter', 'Gitter token', ['gitter'], '[a-z0-9_-]{40}'),
-  named('gocardless-token', 'GoCardless', 'GoCardless token', ['gocardless'], 'live_[a-z0-9_=-]{40}'),
-  named('heroku-key', 'Heroku', 'Heroku API key', ['heroku'], UUID),
-  named('hubspot-key', 'HubSpot', 'HubSpot API key', ['hubspot'], UUID),
-  named('intercom-key', 'Intercom', 'Intercom token', ['intercom'], '[a-z0-9=_-]{60}'),
-  named('jfrog-key', 'JFrog', 'JFrog key', ['jfrog', 'artifactory', 'bintray', 'xray'], '[a-z0-9]{64}|[a-z0-9]{73}'),
-  named('kraken-token', 'Kraken', 'Kraken token', ['kraken'], '[a-z0-9/=_+-]{80,90}'),
-  named('kucoin-credential', 'KuCoin', 'KuCoin credential', ['kucoin'], `[a-f0-9]{24}|${UUID}`),
-  named('launchdarkly-token', 'LaunchDarkly', 'LaunchDarkly token', ['launchdarkly'], '[a-z0-9=_-]{40}'),
-  named('linear-secret', 'Linear', 'Linear client secret', ['linear'], '[a-f0-9]{32}'),
-  named(
-    'linkedin-credential',
-    'LinkedIn',
-    'LinkedIn credential',
-    ['linkedin', 'linked_in', 'linked-in'],
-    '[a-z0-9]{14}|[a-z0-9]{16}'
-  ),
-  named('lob-key', 'Lob', 'Lob API key', ['lob'], '(?:live|test)_(?:pub_)?[a-f0-9]{31,35}'),
-  named('looker-credential', 'Looker', 'Looker credential', ['looker'], '[a-z0-9]{20}|[a-z0-9]{24}'),
-  named('mailgun-signing-key', 'Mailgun', 'Mailgun key', ['mailgun'], '[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}'),
-  named('mapbox-token', 'Mapbox', 'Mapbox token', ['mapbox'], '[ps]k\\.[a-z0-9]{60,}\\.[a-z0-9_-]{22}'),
-  named('mattermost-token', 'Mattermost', 'Mattermost token', ['mattermost'], '[a-z0-9]{26}'),
-  named(
-    'messagebird-credential',
-    'MessageBird',
-    'MessageBird credential',
-    ['messagebird', 'message_bird', 'message-bird'],
-    `[a-z0-9]{25}|${UUID}`
-  ),
-  named('netlify-token', 'Netlify', 'Netlify token', ['netlify'], '[a-z0-9=_-]{40,46}'),
-  named('new-relic-user-id', 'New Relic', 'New Relic key', ['newrelic', 'new_relic', 'new-relic'], '[a-z0-9]{64}'),
-  named(
-    'nytimes-token',
-    'New York Times',
-    'New York Times token',
-    ['nytimes', 'newyorktimes', 'new-york-times'],
-    '[a-z0-9=_-]{32}'
-  ),
-  named('okta-token', 'Okta', 'Okta token', ['okta'], '00[\\w=-]{40}'),
-  named(
-    'plaid-credential',
-    'Plaid',
-    'Plaid credential',
-    ['plaid'],
-    `access-(?:sandbox|development|production)-${UUID}|[a-z0-9]{24}|[a-z0-9]{30}`
-  ),
-  named('privateai-token', 'Private AI', 'Private AI token', ['privateai', 'private_ai', 'private-ai'], '[a-z0-9]{32}'),
-  named('rapidapi-token', 'RapidAPI', 'RapidAPI key', ['rapidapi'], '[a-z0-9_-]{50}'),
-  named('sendbird-credential', 'Sendbird', 'Sendbird credential', ['sendbird'], `[a-f0-9]{40}|${UUID}`),
-  named('sentry-token', 'Sentry', 'Sentry token', ['sentry'], '[a-f0-9]{64}'),
-  named('sidekiq-secret', 'Sidekiq', 'Sidekiq Enterprise credentials', ['contribsys'], '[a-f0-9]{8}:[a-f0-9]{8}'),
-  named('snyk-token', 'Snyk', 'Snyk token', ['snyk'], UUID),
-  named('sonar-token', 'SonarQube', 'SonarQube token', ['sonar'], '(?:squ_|sqp_|sqa_)?[a-z0-9=_-]{40}'),
-  named('squarespace-token', 'Squarespace', 'Squarespace token', ['squarespace'], UUID),
-  named('sumologic-credential', 'Sumo Logic', 'Sumo Logic credential', ['sumo'], 'su[a-zA-Z0-9]{12}|[a-z0-9]{64}'),
-  named('telegram-token', 'Telegram', 'Telegram bot token', ['telegr'], '[0-9]{5,16}:A[a-z0-9_-]{34}'),
-  named('travis-token', 'Travis CI', 'Travis CI token', ['travis'], '[a-z0-9]{22}'),
-  named('twilio-auth-token', 'Twilio', 'Twilio auth token', ['twilio'], '[a-f0-9]{32}'),
-  named('twitch-token', 'Twitch', 'Twitch token', ['twitch'], '[a-z0-9]{30}'),
-  named(
-    'twitter-credential',
-    'Twitter',
-    'Twitter credential',
-    ['twitter'],
-    '[a-z0-9]{25}|[a-z0-9]{45}|[a-z0-9]{50}|[0-9]{15,25}-[a-z0-9]{20,40}'
-  ),
-  named('yandex-credential', 'Yandex', 'Yandex credential', ['yandex'], 'YC[a-z0-9_-]{38}'),
-  named('zendesk-key', 'Zendesk', 'Zendesk key', ['zendesk'], '[a-z0-9]{40}')
+  named({
+    id: 'adafruit-key',
+    family: 'Adafruit',
+    kind: 'Adafruit IO key',
+    names: ['adafruit'],
+    value: '[a-z0-9_-]{32}'
+  }),
+  named({ id: 'adobe-client-id', family: 'Adobe', kind: 'Adobe client id', names: ['adobe'], value: '[a-f0-9]{32}' }),
+  named({
+    id: 'airtable-key',
+    family: 'Airtable',
+    kind: 'Airtable API key',
+    names: ['airtable'],
+    value: '[a-z0-9]{17}'
+  }),
+  named({ id: 'algolia-key', family: 'Algolia', kind: 'Algolia API key', names: ['algolia'], value: '[a-z0-9]{32}' }),
+  named({
+    id: 'alibaba-secret',
+    family: 'Alibaba Cloud',
+    kind: 'Alibaba Cloud secret',
+    names: ['alibaba'],
+    value: '[a-z0-9]{30}'
+  }),
+  named({
+    id: 'asana-credential',
+    family: 'Asana',
+    kind: 'Asana credential',
+    names: ['asana'],
+    value: '[0-9]{16}|[a-z0-9]{32}'
+  }),
+  named({
+    id: 'atlassian-token',
+    family: 'Atlassian',
+    kind: 'Atlassian API token',
+    names: ['atlassian', 'confluence', 'jira'],
+    value: '[a-z0-9]{20}[a-f0-9]{4}'
+  }),
+  named({ id: 'beamer-token', family: 'Beamer', kind: 'Beamer token', names: ['beamer'], value: 'b_[a-z0-9=_-]{44}' }),
+  named({
+    id: 'bitbucket-credential',
+    family: 'Bitbucket',
+    kind: 'Bitbucket credential',
+    names: ['bitbucket'],
+    value: '[a-z0-9]{32}|[a-z0-9=_-]{64}'
+  }),
+  named({ id: 'bittrex-key', family: 'Bittrex', kind: 'Bittrex key', names: ['bittrex'], value: '[a-z0-9]{32}' }),
+  named({
+    id: 'meraki-key',
+    family: 'Cisco Meraki',
+    kind: 'Cisco Meraki API key',
+    names: ['meraki'],
+    value: '[0-9a-f]{40}'
+  }),
+  named({
+    id: 'cloudflare-key',
+    family: 'Cloudflare',
+    kind: 'Cloudflare key',
+    names: ['cloudflare'],
+    value: '[a-z0-9_-]{40}|[a-f0-9]{37}'
+  }),
+  named({ id: 'codecov-token', family: 'Codecov', kind: 'Codecov token', names: ['codecov'], value: '[a-z0-9]{32}' }),
+  named({
+    id: 'cohere-key',
+    family: 'Cohere',
+    kind: 'Cohere API key',
+    names: ['cohere', 'co_api_key'],
+    value: '[a-zA-Z0-9]{40}'
+  }),
+  named({
+    id: 'coinbase-token',
+    family: 'Coinbase',
+    kind: 'Coinbase token',
+    names: ['coinbase'],
+    value: '[a-z0-9_-]{64}'
+  }),
+  named({
+    id: 'confluent-key',
+    family: 'Confluent',
+    kind: 'Confluent key',
+    names: ['confluent'],
+    value: '[a-z0-9]{16}|[a-z0-9]{64}'
+  }),
+  named({
+    id: 'contentful-token',
+    family: 'Contentful',
+    kind: 'Contentful token',
+    names: ['contentful'],
+    value: '[a-z0-9=_-]{43}'
+  }),
+  named({
+    id: 'datadog-key',
+    family: 'Datadog',
+    kind: 'Datadog key',
+    names: ['datadog', 'dd_api', 'dd_app', 'dd-api', 'dd-app'],
+    value: '[a-z0-9]{32}|[a-z0-9]{40}'
+  }),
+  named({
+    id: 'discord-credential',
+    family: 'Discord',
+    kind: 'Discord credential',
+    names: ['discord'],
+    value: '[a-f0-9]{64}|[0-9]{17,19}|[a-z0-9=_-]{32}'
+  }),
+  named({ id: 'droneci-token', family: 'Drone CI', kind: 'Drone CI token', names: ['drone'], value: '[a-z0-9]{32}' }),
+  named({
+    id: 'dropbox-token',
+    family: 'Dropbox',
+    kind: 'Dropbox token',
+    names: ['dropbox'],
+    value: '[a-z0-9]{15}|[a-z0-9]{11}AAAAAAAAAA[a-z0-9_=-]{43}|sl\\.[a-z0-9_=-]{130,140}'
+  }),
+  named({ id: 'etsy-token', family: 'Etsy', kind: 'Etsy token', names: ['etsy'], value: '[a-z0-9]{24}' }),
+  named({
+    id: 'facebook-secret',
+    family: 'Facebook',
+    kind: 'Facebook app secret',
+    names: ['facebook'],
+    value: '[a-f0-9]{32}'
+  }),
+  named({ id: 'fastly-token', family: 'Fastly', kind: 'Fastly token', names: ['fastly'], value: '[a-z0-9=_-]{32}' }),
+  named({
+    id: 'finicity-credential',
+    family: 'Finicity',
+    kind: 'Finicity credential',
+    names: ['finicity'],
+    value: '[a-f0-9]{32}|[a-z0-9]{20}'
+  }),
+  named({ id: 'finnhub-token', family: 'Finnhub', kind: 'Finnhub token', names: ['finnhub'], value: '[a-z0-9]{20}' }),
+  named({ id: 'flickr-token', family: 'Flickr', kind: 'Flickr token', names: ['flickr'], value: '[a-z0-9]{32}' }),
+  named({
+    id: 'freshbooks-token',
+    family: 'FreshBooks',
+    kind: 'FreshBooks token',
+    names: ['freshbooks'],
+    value: '[a-z0-9]{64}'
+  }),
+  named({ id: 'gitter-token', family: 'Gitter', kind: 'Gitter token', names: ['gitter'], value: '[a-z0-9_-]{40}' }),
+  named({
+    id: 'gocardless-token',
+    family: 'GoCardless',
+    kind: 'GoCardless token',
+    names: ['gocardless'],
+    value: 'live_[a-z0-9_=-]{40}'
+  }),
+  named({ id: 'heroku-key', family: 'Heroku', kind: 'Heroku API key', names: ['heroku'], value: UUID }),
+  named({ id: 'hubspot-key', family: 'HubSpot', kind: 'HubSpot API key', names: ['hubspot'], value: UUID }),
+  named({
+    id: 'intercom-key',
+    family: 'Intercom',
+    kind: 'Intercom token',
+    names: ['intercom'],
+    value: '[a-z0-9=_-]{60}'
+  }),
+  named({
+    id: 'jfrog-key',
+    family: 'JFrog',
+    kind: 'JFrog key',
+    names: ['jfrog', 'artifactory', 'bintray', 'xray'],
+    value: '[a-z0-9]{64}|[a-z0-9]{73}'
+  }),
+  named({
+    id: 'kraken-token',
+    family: 'Kraken',
+    kind: 'Kraken token',
+    names: ['kraken'],
+    value: '[a-z0-9/=_+-]{80,90}'
+  }),
+  named({
+    id: 'kucoin-credential',
+    family: 'KuCoin',
+    kind: 'KuCoin credential',
+    names: ['kucoin'],
+    value: `[a-f0-9]{24}|${UUID}`
+  }),
+  named({
+    id: 'launchdarkly-token',
+    family: 'LaunchDarkly',
+    kind: 'LaunchDarkly token',
+    names: ['launchdarkly'],
+    value: '[a-z0-9=_-]{40}'
+  }),
+  named({
+    id: 'linear-secret',
+    family: 'Linear',
+    kind: 'Linear client secret',
+    names: ['linear'],
+    value: '[a-f0-9]{32}'
+  }),
+  named({
+    id: 'linkedin-credential',
+    family: 'LinkedIn',
+    kind: 'LinkedIn credential',
+    names: ['linkedin', 'linked_in', 'linked-in'],
+    value: '[a-z0-9]{14}|[a-z0-9]{16}'
+  }),
+  named({
+    id: 'lob-key',
+    family: 'Lob',
+    kind: 'Lob API key',
+    names: ['lob'],
+    value: '(?:live|test)_(?:pub_)?[a-f0-9]{31,35}'
+  }),
+  named({
+    id: 'looker-credential',
+    family: 'Looker',
+    kind: 'Looker credential',
+    names: ['looker'],
+    value: '[a-z0-9]{20}|[a-z0-9]{24}'
+  }),
+  named({
+    id: 'mailgun-signing-key',
+    family: 'Mailgun',
+    kind: 'Mailgun key',
+    names: ['mailgun'],
+    value: '[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}'
+  }),
+  named({
+    id: 'mapbox-token',
+    family: 'Mapbox',
+    kind: 'Mapbox token',
+    names: ['mapbox'],
+    value: '[ps]k\\.[a-z0-9]{60,}\\.[a-z0-9_-]{22}'
+  }),
+  named({
+    id: 'mattermost-token',
+    family: 'Mattermost',
+    kind: 'Mattermost token',
+    names: ['mattermost'],
+    value: '[a-z0-9]{26}'
+  }),
+  named({
+    id: 'messagebird-credential',
+    family: 'MessageBird',
+    kind: 'MessageBird credential',
+    names: ['messagebird', 'message_bird', 'message-bird'],
+    value: `[a-z0-9]{25}|${UUID}`
+  }),
+  named({
+    id: 'netlify-token',
+    family: 'Netlify',
+    kind: 'Netlify token',
+    names: ['netlify'],
+    value: '[a-z0-9=_-]{40,46}'
+  }),
+  named({
+    id: 'new-relic-user-id',
+    family: 'New Relic',
+    kind: 'New Relic key',
+    names: ['newrelic', 'new_relic', 'new-relic'],
+    value: '[a-z0-9]{64}'
+  }),
+  named({
+    id: 'nytimes-token',
+    family: 'New York Times',
+    kind: 'New York Times token',
+    names: ['nytimes', 'newyorktimes', 'new-york-times'],
+    value: '[a-z0-9=_-]{32}'
+  }),
+  named({ id: 'okta-token', family: 'Okta', kind: 'Okta token', names: ['okta'], value: '00[\\w=-]{40}' }),
+  named({
+    id: 'plaid-credential',
+    family: 'Plaid',
+    kind: 'Plaid credential',
+    names: ['plaid'],
+    value: `access-(?:sandbox|development|production)-${UUID}|[a-z0-9]{24}|[a-z0-9]{30}`
+  }),
+  named({
+    id: 'privateai-token',
+    family: 'Private AI',
+    kind: 'Private AI token',
+    names: ['privateai', 'private_ai', 'private-ai'],
+    value: '[a-z0-9]{32}'
+  }),
+  named({
+    id: 'rapidapi-token',
+    family: 'RapidAPI',
+    kind: 'RapidAPI key',
+    names: ['rapidapi'],
+    value: '[a-z0-9_-]{50}'
+  }),
+  named({
+    id: 'sendbird-credential',
+    family: 'Sendbird',
+    kind: 'Sendbird credential',
+    names: ['sendbird'],
+    value: `[a-f0-9]{40}|${UUID}`
+  }),
+  named({ id: 'sentry-token', family: 'Sentry', kind: 'Sentry token', names: ['sentry'], value: '[a-f0-9]{64}' }),
+  named({
+    id: 'sidekiq-secret',
+    family: 'Sidekiq',
+    kind: 'Sidekiq Enterprise credentials',
+    names: ['contribsys'],
+    value: '[a-f0-9]{8}:[a-f0-9]{8}'
+  }),
+  named({ id: 'snyk-token', family: 'Snyk', kind: 'Snyk token', names: ['snyk'], value: UUID }),
+  named({
+    id: 'sonar-token',
+    family: 'SonarQube',
+    kind: 'SonarQube token',
+    names: ['sonar'],
+    value: '(?:squ_|sqp_|sqa_)?[a-z0-9=_-]{40}'
+  }),
+  named({
+    id: 'squarespace-token',
+    family: 'Squarespace',
+    kind: 'Squarespace token',
+    names: ['squarespace'],
+    value: UUID
+  }),
+  named({
+    id: 'sumologic-credential',
+    family: 'Sumo Logic',
+    kind: 'Sumo Logic credential',
+    names: ['sumo'],
+    value: 'su[a-zA-Z0-9]{12}|[a-z0-9]{64}'
+  }),
+  named({
+    id: 'telegram-token',
+    family: 'Telegram',
+    kind: 'Telegram bot token',
+    names: ['telegr'],
+    value: '[0-9]{5,16}:A[a-z0-9_-]{34}'
+  }),
+  named({ id: 'travis-token', family: 'Travis CI', kind: 'Travis CI token', names: ['travis'], value: '[a-z0-9]{22}' }),
+  named({
+    id: 'twilio-auth-token',
+    family: 'Twilio',
+    kind: 'Twilio auth token',
+    names: ['twilio'],
+    value: '[a-f0-9]{32}'
+  }),
+  named({ id: 'twitch-token', family: 'Twitch', kind: 'Twitch token', names: ['twitch'], value: '[a-z0-9]{30}' }),
+  named({
+    id: 'twitter-credential',
+    family: 'Twitter',
+    kind: 'Twitter credential',
+    names: ['twitter'],
+    value: '[a-z0-9]{25}|[a-z0-9]{45}|[a-z0-9]{50}|[0-9]{15,25}-[a-z0-9]{20,40}'
+  }),
+  named({
+    id: 'yandex-credential',
+    family: 'Yandex',
+    kind: 'Yandex credential',
+    names: ['yandex'],
+    value: 'YC[a-z0-9_-]{38}'
+  }),
+  named({ id: 'zendesk-key', family: 'Zendesk', kind: 'Zendesk key', names: ['zendesk'], value: '[a-z0-9]{40}' })
 ]
 
 /**

@@ -114,7 +114,14 @@ describe('noteBody', () => {
   const env = readRunner({ GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '4711', GITHUB_EVENT_NAME: 'schedule' })
 
   it('starts with the marker, names the job, the run, the event, and how to ask for changes', () => {
-    const body = noteBody('<!-- docs-agent-job: job_7 v1.sig -->', 'job_7', null, '/docs', 'https://github.com', env)
+    const body = noteBody({
+      signedMarker: '<!-- docs-agent-job: job_7 v1.sig -->',
+      jobId: 'job_7',
+      comment: null,
+      trigger: '/docs',
+      serverUrl: 'https://github.com',
+      runner: env
+    })
     expect(body.split('\n')[0]).toBe('<!-- docs-agent-job: job_7 v1.sig -->')
     expect(body).toContain(
       'job `job_7` opened this pull request, asked for by a [workflow run](https://github.com/o/r/actions/runs/4711) (a schedule event).'
@@ -131,7 +138,16 @@ describe('noteBody', () => {
       repository: 'o/r',
       thread: { kind: 'pull request', number: 40, title: 'x', url: 'https://github.com/o/r/pull/40' }
     }
-    expect(noteBody('<!-- -->', 'job_7', comment, '/docs', 'https://github.com', env)).toContain(
+    expect(
+      noteBody({
+        signedMarker: '<!-- -->',
+        jobId: 'job_7',
+        comment: comment,
+        trigger: '/docs',
+        serverUrl: 'https://github.com',
+        runner: env
+      })
+    ).toContain(
       "(@octo-maintainer's [review comment](https://github.com/o/r/pull/40#discussion_r5151) on [pull request #40](https://github.com/o/r/pull/40))"
     )
   })

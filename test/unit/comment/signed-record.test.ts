@@ -28,13 +28,16 @@ const PAGES = { what: "the thread's comments", permission: 'issues: read' as con
 
 describe('a signed record', () => {
   it('reads back, with its payload, for its place, kind and comment', () => {
-    const line = signRecord(KEY, PLACE, 'thread', 9001, OPEN)
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }, OPEN)
     expect(line).toMatch(/^<!-- docs-agent-record: thread [A-Za-z0-9_-]+ v1\.[A-Za-z0-9_-]{43} -->$/)
-    expect(readRecords(`Done.\n${line}`, KEY, PLACE, 'thread', 9001)).toEqual({ records: [OPEN], unverified: 0 })
+    expect(readRecords(`Done.\n${line}`, { key: KEY, place: PLACE, kind: 'thread', commentId: 9001 })).toEqual({
+      records: [OPEN],
+      unverified: 0
+    })
   })
 
   it('holds neither the API key nor the key it is signed with', () => {
-    const line = signRecord(KEY, PLACE, 'thread', 9001, OPEN)
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }, OPEN)
     expect(line).not.toContain(KEY.apiKey)
     expect(Buffer.from(line.split(' ')[3], 'base64url').toString()).not.toContain(KEY.apiKey)
   })
@@ -47,21 +50,27 @@ describe('a signed record', () => {
     ['another project', { ...PLACE, projectId: 'handbook' }, 'thread', 9001, KEY],
     ['a rotated key', PLACE, 'thread', 9001, { apiKey: 'svc_new_key' }]
   ] as const)('does not verify for %s', (_name, place, kind, commentId, key) => {
-    const line = signRecord(KEY, PLACE, 'thread', 9001, OPEN)
-    expect(readRecords(line, key, place, kind, commentId)).toEqual({ records: [], unverified: 1 })
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }, OPEN)
+    expect(readRecords(line, { key, place, kind, commentId })).toEqual({ records: [], unverified: 1 })
   })
 
   it('is not read as a record of another kind', () => {
-    const line = signRecord(KEY, PLACE, 'group', 9001, OPEN)
-    expect(readRecords(line, KEY, PLACE, 'thread', 9001)).toEqual({ records: [], unverified: 0 })
-    expect(readRecords(line, KEY, PLACE, 'group', 9001).records).toEqual([OPEN])
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'group', commentId: 9001 }, OPEN)
+    expect(readRecords(line, { key: KEY, place: PLACE, kind: 'thread', commentId: 9001 })).toEqual({
+      records: [],
+      unverified: 0
+    })
+    expect(readRecords(line, { key: KEY, place: PLACE, kind: 'group', commentId: 9001 }).records).toEqual([OPEN])
   })
 
   it('does not verify once its payload is changed', () => {
-    const line = signRecord(KEY, PLACE, 'thread', 9001, OPEN)
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }, OPEN)
     const forged = Buffer.from(JSON.stringify({ v: 1, ...OPEN, job: 'job_2' })).toString('base64url')
     const changed = line.replace(/thread \S+ v1/, `thread ${forged} v1`)
-    expect(readRecords(changed, KEY, PLACE, 'thread', 9001)).toEqual({ records: [], unverified: 1 })
+    expect(readRecords(changed, { key: KEY, place: PLACE, kind: 'thread', commentId: 9001 })).toEqual({
+      records: [],
+      unverified: 1
+    })
   })
 
   it('carries every field of version 1, any job id, and drops what it does not know', () => {
@@ -75,11 +84,21 @@ describe('a signed record', () => {
       prompt: 'Document the retries.',
       asked: 'f00d'
     }
-    const line = signRecord(KEY, PLACE, 'index', 7, { ...full, extra: 'x' } as RecordPayload)
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'index', commentId: 7 }, {
+      ...full,
+      extra: 'x'
+    } as RecordPayload)
     expect(line.match(/-->/g)).toHaveLength(1)
-    expect(readRecords(line, KEY, PLACE, 'index', 7).records).toEqual([full])
+    expect(readRecords(line, { key: KEY, place: PLACE, kind: 'index', commentId: 7 }).records).toEqual([full])
     const queued = { job: '', state: 'queued', created: full.created } as const
-    expect(readRecords(signRecord(KEY, PLACE, 'index', 7, queued), KEY, PLACE, 'index', 7).records).toEqual([queued])
+    expect(
+      readRecords(signRecord({ key: KEY, place: PLACE, kind: 'index', commentId: 7 }, queued), {
+        key: KEY,
+        place: PLACE,
+        kind: 'index',
+        commentId: 7
+      }).records
+    ).toEqual([queued])
   })
 
   it('names no job when its payload is not a record of its version', () => {
@@ -89,7 +108,14 @@ describe('a signed record', () => {
       { ...OPEN, job: 'a\nb' }
     ] as RecordPayload[]
     for (const payload of bad) {
-      expect(readRecords(signRecord(KEY, PLACE, 'thread', 9001, payload), KEY, PLACE, 'thread', 9001)).toEqual({
+      expect(
+        readRecords(signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }, payload), {
+          key: KEY,
+          place: PLACE,
+          kind: 'thread',
+          commentId: 9001
+        })
+      ).toEqual({
         records: [],
         unverified: 1
       })
@@ -97,14 +123,16 @@ describe('a signed record', () => {
   })
 
   it('replaces the record of its kind in a body, and keeps the rest', () => {
-    const first = signRecord(KEY, PLACE, 'thread', 9001, OPEN)
-    const group = signRecord(KEY, PLACE, 'group', 9001, OPEN)
-    const second = signRecord(KEY, PLACE, 'thread', 9001, { ...OPEN, state: 'final' })
+    const first = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }, OPEN)
+    const group = signRecord({ key: KEY, place: PLACE, kind: 'group', commentId: 9001 }, OPEN)
+    const second = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }, { ...OPEN, state: 'final' })
     const body = withRecord(`Text\n${first}\n${group}`, 'thread', second)
     expect(body).toContain('Text')
     expect(body).toContain(group)
     expect(body).not.toContain(first)
-    expect(readRecords(body, KEY, PLACE, 'thread', 9001).records).toEqual([{ ...OPEN, state: 'final' }])
+    expect(readRecords(body, { key: KEY, place: PLACE, kind: 'thread', commentId: 9001 }).records).toEqual([
+      { ...OPEN, state: 'final' }
+    ])
   })
 })
 
@@ -123,13 +151,13 @@ describe('the newest record on a thread', () => {
     }
     chatter(before)
     const id = github.addComment({ issueNumber: 12, body: 'placeholder', login: 'github-actions[bot]' })
-    const line = signRecord(KEY, PLACE, 'thread', id, { ...OPEN, job })
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: id }, { ...OPEN, job })
     chatter(after)
     return { id, line }
   }
 
   async function find(maxPages = PAGES.maxPages) {
-    const reader = openGitHubReader(github?.apiUrl, 'token', {
+    const reader = openGitHubReader(github?.apiUrl ?? '', 'token', {
       maxRequests: 10,
       totalMs: 5000,
       requestMs: 5000,
@@ -137,7 +165,7 @@ describe('the newest record on a thread', () => {
     })
     if (!reader) throw new Error('no reader')
     try {
-      return await findNewestRecord(reader, KEY, PLACE, 'thread', { ...PAGES, maxPages })
+      return await findNewestRecord(reader, { key: KEY, place: PLACE, kind: 'thread', pages: { ...PAGES, maxPages } })
     } finally {
       await reader.close()
     }
@@ -154,13 +182,16 @@ describe('the newest record on a thread', () => {
   it('wins over an older record, and over a copy of it re-posted later by someone else', async () => {
     github = await startStandInGitHub()
     const older = github.addComment({ issueNumber: 12, body: '', login: 'github-actions[bot]' })
-    await editBody(older, signRecord(KEY, PLACE, 'thread', older, { ...OPEN, job: 'job_0' }))
+    await editBody(
+      older,
+      signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: older }, { ...OPEN, job: 'job_0' })
+    )
     const newer = github.addComment({ issueNumber: 12, body: '', login: 'github-actions[bot]' })
-    const line = signRecord(KEY, PLACE, 'thread', newer, OPEN)
+    const line = signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: newer }, OPEN)
     await editBody(newer, line)
     github.addComment({
       issueNumber: 12,
-      body: `my copy\n${signRecord(KEY, PLACE, 'thread', older, { ...OPEN, job: 'job_0' })}`,
+      body: `my copy\n${signRecord({ key: KEY, place: PLACE, kind: 'thread', commentId: older }, { ...OPEN, job: 'job_0' })}`,
       login: 'outsider'
     })
     expect(await find()).toEqual({ found: { record: OPEN, commentId: newer }, unverified: 1, complete: true })

@@ -4,6 +4,7 @@
 import http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { gatherChangeContext } from '../../../src/context/change-context.js'
+import type { ReadLimits } from '../../../src/github/reader.js'
 import { contextRequest, TEST_LIMITS, TOKEN } from '../../support/context-request.js'
 import {
   changedFile,
@@ -225,5 +226,25 @@ describe('the limit', () => {
         expect(context.section).toContain('- `package-lock.json` modified, +900 -700 (lockfile: diff not shown)')
       }
     }
+  })
+})
+
+describe("the run's GitHub session", () => {
+  it("the reads go through the one reader the session opens, with the context's limits cut to its time", async () => {
+    github = await startStandInGitHub({ repository: { history, workflowRuns: runs } })
+    const step = new AbortController()
+    const request = contextRequest(github, 'push', push(), { signal: step.signal, maxMs: 2_000 })
+    const opened: { limits: ReadLimits; signal: AbortSignal | undefined }[] = []
+    const session = {
+      token: request.github.token,
+      reader: (limits: ReadLimits, signal?: AbortSignal) => {
+        opened.push({ limits, signal })
+        return request.github.reader(limits, signal)
+      }
+    }
+    const context = await gatherChangeContext({ ...request, github: session }, TEST_LIMITS)
+    expect(opened).toEqual([{ limits: { ...TEST_LIMITS, totalMs: 2_000, requestMs: 2_000 }, signal: step.signal }])
+    expect(context.requests).toBe(github.requests.length)
+    expect(github.requests.length).toBeGreaterThan(0)
   })
 })

@@ -1,6 +1,6 @@
 // The group's inputs, set as the runner sets them (INPUT_* variables).
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { readGroupSettings } from '../../../src/inputs/group-settings.js'
+import { readDocsRepository, readGroupSettings } from '../../../src/inputs/group-settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 
 afterEach(() => vi.unstubAllEnvs())
@@ -33,6 +33,25 @@ describe('readGroupSettings', () => {
   it('refuses a docsRepository that is not owner/repo', () => {
     expect(read({ group: 'g', docsRepository: 'https://github.com/octo-org/docs' })).toThrow(
       /^Input docsRepository is 'https:\/\/github\.com\/octo-org\/docs', which is not owner\/repo\./
+    )
+  })
+})
+
+describe('readDocsRepository', () => {
+  const docs = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = { GITHUB_REPOSITORY: 'octo-org/app' }) => {
+    for (const [name, value] of Object.entries(inputs)) vi.stubEnv(`INPUT_${name.toUpperCase()}`, value)
+    return () => readDocsRepository(readRunner(env))
+  }
+
+  it("is read without a group too (a comment on a group's code pull request looks there), else the workflow's repository", () => {
+    expect(docs({}, {})()).toBe('')
+    expect(docs({})()).toBe('octo-org/app')
+    expect(docs({ docsRepository: 'octo-org/docs' })()).toBe('octo-org/docs')
+  })
+
+  it('refuses a docsRepository that is not owner/repo, group or not', () => {
+    expect(docs({ docsRepository: 'octo-org' })).toThrow(
+      /^Input docsRepository is 'octo-org', which is not owner\/repo\./
     )
   })
 })

@@ -36,7 +36,8 @@ describe('readSettings', () => {
       githubToken: '',
       dryRun: false,
       noteTrigger: '/docs',
-      group: null
+      group: null,
+      docsRepository: ''
     })
   })
 

@@ -106,7 +106,7 @@ describe('the replies', () => {
   ])(
     'says %s, names the job at most once, then how long the run took, and links the run',
     (_name, outcome, sentence) => {
-      const reply = writeOutcomeReply(outcome, THREAD, 83_000)
+      const reply = writeOutcomeReply(outcome, { ...THREAD, elapsedMs: 83_000 })
       expect(reply).toMatch(sentence)
       expect(reply.split('job_7').length - 1).toBe(outcome.jobId ? 1 : 0)
       expect(reply).not.toContain('⏳')
@@ -124,7 +124,7 @@ describe('the replies', () => {
       additions: 10,
       deletions: 1
     }
-    expect(writeOutcomeReply(outcome, THREAD, 2000, details)).toBe(
+    expect(writeOutcomeReply(outcome, { ...THREAD, elapsedMs: 2000, pullRequest: details })).toBe(
       "✅ Job `job_7` opened a pull request: `https://github.com/o/r/pull/9` (a link in the workflow run's summary)\n\n" +
         '`` Retries @team `x` `` · draft · 2 files changed, +10 −1\n\n' +
         'Review the pull request, and merge it when it is right.\n\n' +
@@ -141,7 +141,7 @@ describe('the replies', () => {
       jobId: 'job_7'
     })
     const reply = (prLink: string, source: string | null) =>
-      writeOutcomeReply(completed(prLink, source), THREAD, 1000).split('\n')[0]
+      writeOutcomeReply(completed(prLink, source), { ...THREAD, elapsedMs: 1000 }).split('\n')[0]
     expect(reply('https://github.com/o/r/pull/9', 'https://github.com/o/r')).toBe(
       '✅ Job `job_7` opened a pull request: o/r#9'
     )
@@ -162,9 +162,9 @@ describe('the replies', () => {
   })
 
   it('keeps a job id from breaking out of its code span: the fence is longer than any backticks in it', () => {
-    expect(writeOutcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, THREAD, 1000)).toContain(
-      '``job`<b>x</b>``'
-    )
+    expect(
+      writeOutcomeReply({ ending: 'error', job: null, jobId: 'job`<b>x</b>' }, { ...THREAD, elapsedMs: 1000 })
+    ).toContain('``job`<b>x</b>``')
   })
 
   it('never posts a secret the run holds, in any form', () => {
@@ -175,7 +175,10 @@ describe('the replies', () => {
     write.mockRestore()
     const base64 = Buffer.from(key).toString('base64')
     for (const status of [key, encodeURIComponent(key), base64]) {
-      const reply = writeOutcomeReply({ ending: 'timeout', job: job(status), jobId: 'job_7' }, THREAD, 1000)
+      const reply = writeOutcomeReply(
+        { ending: 'timeout', job: job(status), jobId: 'job_7' },
+        { ...THREAD, elapsedMs: 1000 }
+      )
       expect(reply).not.toContain(key)
       expect(reply).not.toContain(base64.slice(0, 20))
     }

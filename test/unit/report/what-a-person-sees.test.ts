@@ -216,7 +216,11 @@ describe.each(ENDINGS)('$name', (ending) => {
   })
 
   it('its reply: the job once, nothing said twice, no address twice, the pull request as owner/repo#N', () => {
-    const reply = writeOutcomeReply(ending.outcome, THREAD, 83_000, ending.pullRequest ?? null)
+    const reply = writeOutcomeReply(ending.outcome, {
+      ...THREAD,
+      elapsedMs: 83_000,
+      pullRequest: ending.pullRequest ?? null
+    })
     if (renderDir) writeFileSync(join(renderDir, `${ending.name.replace(/\W+/g, '-')}.reply.md`), reply)
 
     expect(phrasesSaidTwice(reply)).toEqual([])
@@ -272,7 +276,7 @@ describe('a merge request on GitLab', () => {
   })
 
   it('is called a merge request in the reply, its address not live, and says where it is a link', () => {
-    const reply = writeOutcomeReply(outcome, THREAD, 83_000)
+    const reply = writeOutcomeReply(outcome, { ...THREAD, elapsedMs: 83_000 })
     if (renderDir) writeFileSync(join(renderDir, 'a-merge-request.reply.md'), reply)
     expect(reply.split('\n')[0]).toBe(
       `✅ Job \`${ID}\` opened a merge request: \`${MR}\` (a link in the workflow run's summary)`
