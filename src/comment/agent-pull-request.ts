@@ -7,7 +7,7 @@
 // to another pull request or repository, or left for another project, names no job here. What the
 // signature proves, and what it does not, is in docs/security.md.
 import { createHmac } from 'node:crypto'
-import { asArray, asObject, text } from '../github/json-shape.js'
+import { listCommentsOldestFirst } from '../github/comment-pages.js'
 import type { GitHubReader } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
@@ -39,7 +39,7 @@ const MARKER = new RegExp(
   `<!-- docs-agent-job: ([^\\s<>]{1,${MAX_ENCODED_ID}})(?: v1\\.([A-Za-z0-9_-]{1,100}))? -->`,
   'g'
 )
-const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
+const { maxPages } = AGENT_PULL_REQUEST_READS
 
 /**
  * The signature of a note: HMAC-SHA256 under a key derived from the API key (never the key itself:
@@ -179,11 +179,8 @@ export async function readNotesOn(
   }: { key: NoteKey; place: NotePlace; comments?: ThreadComments }
 ): Promise<{ jobId: string; verified: boolean }[]> {
   const marked: { jobId: string; verified: boolean }[] = []
-  const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
-  for (let page = 1; page <= maxPages; page++) {
-    const comments = asArray(await reader.get(`${path}?per_page=${perPage}&page=${page}`, what, permission))
-    for (const entry of comments) marked.push(...readMarkedJobs(text(asObject(entry).body), key, place))
-    if (comments.length < perPage) break
-  }
+  await listCommentsOldestFirst(reader, pr, { what, permission, maxPages }, (comment) =>
+    marked.push(...readMarkedJobs(comment.body, key, place))
+  )
   return marked
 }

@@ -2,9 +2,12 @@
 // comments oldest first, at most 100 a page, and says in the `Link` header which page is the last:
 // the first page is read (a short thread is then read whole in one request), and on a longer thread
 // the pages from the last backwards, so that the newest comments (where the newest record is) are
-// read first and a long thread costs a few requests, not all of its pages.
+// read first and a long thread costs a few requests, not all of its pages. Or oldest first, page
+// after page (listCommentsOldestFirst), for what is written early in a thread: the agent's note, the
+// group's marker.
 import { asArray, asObject, text } from './json-shape.js'
 import type { Permission } from './read-failure.js'
+import { readTwice } from './read-again.js'
 import type { GitHubReader } from './reader.js'
 
 /** A thread: an issue or a pull request (their comments are the issue's). */
@@ -79,6 +82,31 @@ export async function scanCommentsNewestFirst(
     if (visitPage(listPage(items))) return { stopped: true, complete: true, pagesRead, firstPage }
   }
   return { stopped: visitPage(firstPage), complete: true, pagesRead, firstPage }
+}
+
+/**
+ * Visits the thread's comments oldest first, page after page, until a page that is not full or
+ * `maxPages` pages; with `readAgain`, a page GitHub failed once (a 502, a reset) is read once more. A
+ * failed read throws its ReadFailure.
+ */
+export async function listCommentsOldestFirst(
+  reader: GitHubReader,
+  thread: ThreadRef,
+  { what, permission, maxPages, readAgain = false }: CommentPagesOptions & { readAgain?: boolean },
+  visit: (comment: ListedThreadComment) => void
+): Promise<void> {
+  const path = `/repos/${encodeURIComponent(thread.owner)}/${encodeURIComponent(thread.repo)}/issues/${thread.number}/comments`
+  for (let page = 1; page <= maxPages; page++) {
+    const pagePath = `${path}?per_page=${COMMENTS_PER_PAGE}&page=${page}`
+    const items = asArray(
+      readAgain ? await readTwice(reader, pagePath, what, permission) : await reader.get(pagePath, what, permission)
+    )
+    for (const entry of items) {
+      const comment = readComment(entry)
+      if (comment) visit(comment)
+    }
+    if (items.length < COMMENTS_PER_PAGE) return
+  }
 }
 
 function readComment(entry: unknown): ListedThreadComment | null {

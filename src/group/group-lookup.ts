@@ -10,6 +10,7 @@
 // stands to the mark: only a commit ahead of it has changes the group's job was not told of.
 import { asArray, asObject, count, text } from '../github/json-shape.js'
 import { isWrittenBy, readAuthor, type Author } from '../github/author.js'
+import { listCommentsOldestFirst } from '../github/comment-pages.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { readTwice } from '../github/read-again.js'
 import { ReadFailure, failureClause } from '../github/read-failure.js'
@@ -167,26 +168,13 @@ async function groupMarkerOn(
 ): Promise<{ jobId: string; mark: string; commentId: number; body: string } | null> {
   const { key, place, group, author } = where
   let last: { jobId: string; mark: string; commentId: number; body: string } | null = null
-  const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/issues/${pr.number}/comments`
-  for (let page = 1; page <= commentPages; page++) {
-    const comments = asArray(
-      await readTwice(
-        reader,
-        `${path}?per_page=${perPage}&page=${page}`,
-        "the pull request's comments",
-        'pull-requests: read'
-      )
-    )
-    for (const comment of comments.map(asObject)) {
-      const commentId = count(comment.id)
-      if (commentId === undefined || !isWrittenBy(author, comment.user)) continue
-      const body = text(comment.body)
-      for (const marked of markedGroups(body, key, place, group)) {
-        if (marked.verified) last = { jobId: marked.jobId, mark: marked.mark, commentId, body }
-      }
+  const comments = { what: "the pull request's comments", permission: 'pull-requests: read' as const }
+  await listCommentsOldestFirst(reader, pr, { ...comments, maxPages: commentPages, readAgain: true }, (comment) => {
+    if (!isWrittenBy(author, { login: comment.login, type: comment.type })) return
+    for (const marked of markedGroups(comment.body, key, place, group)) {
+      if (marked.verified) last = { jobId: marked.jobId, mark: marked.mark, commentId: comment.id, body: comment.body }
     }
-    if (comments.length < perPage) break
-  }
+  })
   return last
 }
 
