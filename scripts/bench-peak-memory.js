@@ -4,7 +4,8 @@
 // - maxRssBytes: the process's peak resident memory, as the kernel counts it (getrusage's
 //   ru_maxrss), over the whole run;
 // - builtins: the Node built-in modules the process loaded;
-// - bundle: for a bundle that bench.js instrumented, which of its modules ran.
+// - bundle: for a bundle that bench.js instrumented, how many of the entry's modules ran, and how many
+//   modules the chunks it loaded added.
 import { writeFileSync } from 'node:fs'
 
 process.on('exit', () => {
@@ -15,9 +16,12 @@ process.on('exit', () => {
   const builtins = moduleLoadList
     .filter((name) => name.startsWith('NativeModule ') && !name.includes(' internal/'))
     .map((name) => name.slice('NativeModule '.length))
-  /** @type {{ modules: Record<string, Function>, initial: number, run: Array<string | number> } | undefined} */
+  /** @type {{ modules: Record<string, Function>, initial: string[], run: Array<string | number> } | undefined} */
   const bundle = /** @type {any} */ (globalThis).__benchBundle
   const size = (/** @type {string | number} */ id) => String(bundle?.modules[id] ?? '').length
+  // The entry's own modules: a chunk's modules join the same table when it loads.
+  const initial = new Set(bundle?.initial ?? [])
+  const ranInEntry = [...new Set((bundle?.run ?? []).map(String))].filter((id) => initial.has(id))
   writeFileSync(
     file,
     JSON.stringify({
@@ -25,10 +29,10 @@ process.on('exit', () => {
       builtins,
       bundle: bundle && {
         defined: Object.keys(bundle.modules).length,
-        initial: bundle.initial,
-        definedBytes: Object.keys(bundle.modules).reduce((sum, id) => sum + size(id), 0),
-        run: bundle.run.length,
-        runBytes: bundle.run.reduce((/** @type {number} */ sum, id) => sum + size(id), 0)
+        initial: initial.size,
+        initialBytes: [...initial].reduce((sum, id) => sum + size(id), 0),
+        run: ranInEntry.length,
+        runBytes: ranInEntry.reduce((sum, id) => sum + size(id), 0)
       }
     })
   )

@@ -204,7 +204,7 @@ const GITHUB_SCRIPT_INPUTS = {
  * @property {{ maxRssBytes: number, builtins: string[], bundle?: BundleReport } | null} report
  * @property {number} githubReadsBeforeCreate GitHub API requests that arrived before the POST.
  * @property {string} section The context section the POST's prompt carried ('' without one).
- * @typedef {{ defined: number, initial: number, definedBytes: number, run: number, runBytes: number }} BundleReport
+ * @typedef {{ defined: number, initial: number, initialBytes: number, run: number, runBytes: number }} BundleReport
  */
 
 /** @param {string} path */
@@ -418,7 +418,7 @@ function instrumentedCopy(entry) {
     return null
   }
   const record =
-    'globalThis.__benchBundle = { modules: __webpack_modules__, initial: Object.keys(__webpack_modules__).length, run: [] };'
+    'globalThis.__benchBundle = { modules: __webpack_modules__, initial: Object.keys(__webpack_modules__), run: [] };'
   writeFileSync(
     file,
     text.replace(cache, `${cache} ${record}`).replace(call, `(globalThis.__benchBundle.run.push(moduleId), ${call})`)
@@ -782,11 +782,11 @@ console.log('\nWhat a default run of the action loads (a 0 s job: create, one GE
 if (bundle) {
   const chunks =
     bundle.defined > bundle.initial
-      ? `; ${bundle.defined - bundle.initial} modules came from code-split chunks`
+      ? `; ${bundle.defined - bundle.initial} modules came from the code-split chunks it loaded`
       : '; no code-split chunk was loaded'
   console.log(
     `- bundled modules run: ${bundle.run} of ${bundle.initial} in ${ENTRY.split('/').pop()} ` +
-      `(${megabytes(bundle.runBytes)} of ${megabytes(bundle.definedBytes)} of module code)${chunks}`
+      `(${megabytes(bundle.runBytes)} of ${megabytes(bundle.initialBytes)} of its module code)${chunks}`
   )
 } else {
   console.log('- bundled modules run: not measured (the bundle is not in the shape bench.js knows how to instrument)')

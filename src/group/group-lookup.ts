@@ -149,7 +149,8 @@ export async function findGroupPullRequest(
       kind: 'none',
       previous: null,
       unverified,
-      bound: `${plural(listPages * perPage, 'labelled issue and pull request')} read`
+      // Always several pages: plural() would say "issue and pull requests".
+      bound: `${(listPages * perPage).toLocaleString('en-US')} labelled issues and pull requests read`
     }
   } catch (error) {
     if (error instanceof ReadFailure) return { kind: 'unreadable', failure: error }

@@ -1,138 +1,219 @@
-// What a run with a group leaves on GitHub once it has ended (recordGroupRun), in process against the
-// stand-in GitHub: the mark moves only after a message the service took, and only forward; a merged
-// code pull request's docs pull request is told what its job was not sent. The group is looked up
-// first (lookUpGroup), as the run does, so the record works on what a run would have found.
-import { afterEach, describe, expect, it } from 'vitest'
-import { lookUpGroup, type GroupRun } from '../../../src/group/group-lookup.js'
-import { recordGroupRun } from '../../../src/group/group-record.js'
+// What a run with a group leaves on the stand-in GitHub once it has ended: the group's mark moved on
+// its docs pull request's note only after a delivered message and only forward (another run's later
+// mark stays), and the docs pull request told when its code pull request was merged or closed.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { groupMarker, markedGroups } from '../../../src/group/group-job.js'
+import type { GroupRun } from '../../../src/group/group-lookup.js'
+import { moveGroupMark, recordGroupRun, tellDocsCodeClosed } from '../../../src/group/group-record.js'
 import type { GroupEnding } from '../../../src/group/group-status.js'
-import { markedGroups } from '../../../src/group/group-job.js'
+import type { NotePlace } from '../../../src/github/note-place.js'
 import { readRunner, type Runner } from '../../../src/github/runner.js'
-import { openGitHubSession } from '../../../src/github/session.js'
-import { signMarker } from '../../../src/comment/agent-pull-request.js'
-import { groupMarker } from '../../../src/group/group-job.js'
+import type { GitHubSession } from '../../../src/github/session.js'
 import {
   changedFile,
   pullRequestEvent,
-  pushEvent,
   removeEventFiles,
-  runnerEnvironment,
   standInCommit,
-  startStandInGitHub,
-  type StandInGitHub
+  writeEventFile,
+  type Options
 } from '../../support/stand-in-github.js'
+import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
-const KEY = 'svc_stand_in_key_for_the_group'
-const TOKEN = 'ghs_stand_in_token_0123456789'
+const KEYS = { githubToken: 'ghs_unit', apiKey: 'svc_unit_key', projectId: 'docs' }
 const REPO = 'octo-org/docs-site'
-const GROUP = 'docs-follow-code'
-const settings = { githubToken: TOKEN, apiKey: KEY, projectId: 'docs' }
-const groupSettings = { name: GROUP, repository: REPO }
-const place = { host: 'github.example', pr: { owner: 'octo-org', repo: 'docs-site', number: 31 }, projectId: 'docs' }
-const base = standInCommit('Start the CLI', [changedFile('src/cli.ts')])
-const first = standInCommit('Add the --first flag', [changedFile('src/first.ts')])
-const second = standInCommit('Add the --second flag', [changedFile('src/second.ts')])
-const signal = new AbortController().signal
+const NAME = 'api-docs'
+const history = ['one', 'two', 'three'].map((n) => standInCommit(`Add ${n}`, [changedFile(`src/${n}.ts`)]))
+const [ONE, TWO, THREE] = history.map((c) => c.sha)
+const DOCS = { owner: 'octo-org', repo: 'docs-site', number: 31 }
+const PLACE: NotePlace = { host: 'github.com', pr: DOCS, projectId: 'docs' }
+const note = (mark: string) => `${groupMarker(KEYS, PLACE, { jobId: 'job_31', group: NAME, mark })}\n📝 note`
+const dispatch = (sha: string) =>
+  readRunner({ GITHUB_REPOSITORY: REPO, GITHUB_SHA: sha, GITHUB_EVENT_NAME: 'workflow_dispatch' })
 
-/** The group's note on its docs pull request #31, by job_g, with the group's mark at `mark`. */
-const note = (mark: string): string =>
-  `${signMarker({ apiKey: KEY }, place, 'job_g')}\n` +
-  `${groupMarker({ apiKey: KEY }, place, { jobId: 'job_g', group: GROUP, mark })}\n📝 note`
-
-let github: StandInGitHub | null = null
+let gh: StandInGitHub | undefined
 afterEach(async () => {
-  await github?.close()
-  github = null
+  await gh?.close()
+  gh = undefined
+  vi.restoreAllMocks()
   removeEventFiles()
 })
 
-/** The stand-in GitHub with the group's open docs pull request #31, its note's mark at `base`. */
-async function docsWorld(): Promise<StandInGitHub> {
-  github = await startStandInGitHub({
-    repository: { history: [base, first, second] },
-    labels: { 31: [`docs-agent:${GROUP}`] },
-    threadComments: [{ issueNumber: 31, body: note(base.sha), login: 'github-actions[bot]' }]
+/** The stand-in with the group's note on #31 at `mark`, and the group as this run's look-up found it. */
+async function world(mark: string, covers: string, options: Options = {}) {
+  const started = await startUnitGitHub({
+    repository: { history },
+    labels: { 31: [`docs-agent:${NAME}`] },
+    threadComments: [{ issueNumber: 31, body: note(mark), login: 'github-actions[bot]' }],
+    ...options
   })
-  return github
+  gh = started.gh
+  const comment = gh.allComments[0]
+  const found = {
+    pr: DOCS,
+    url: 'https://github.com/octo-org/docs-site/pull/31',
+    jobId: 'job_31',
+    mark,
+    commentId: comment?.id ?? 0,
+    body: note(mark),
+    open: true
+  }
+  const group: GroupRun = {
+    settings: { name: NAME, repository: REPO },
+    lookup: { kind: 'found', found },
+    open: found,
+    mark,
+    covers,
+    ancestry: 'ahead'
+  }
+  return { group, session: started.session, commentId: found.commentId }
 }
 
-/** The run's runner for `event`, and the group as the run's look-up finds it. */
-async function lookUp(world: StandInGitHub, eventName: string, payload: object): Promise<[Runner, GroupRun]> {
-  const runner = readRunner(runnerEnvironment(world, eventName, payload))
-  const group = await lookUpGroup(groupSettings, settings, signal, { runner, github: openGitHubSession(TOKEN, runner) })
-  return [runner, group]
-}
-
-/** Records the group's run as tell-ending does, with the run's own session. */
-async function record(runner: Runner, group: GroupRun, outcome: GroupEnding, delivered?: 'create' | 'message') {
-  const onGitHub = { runner, github: openGitHubSession(TOKEN, runner) }
-  await recordGroupRun({ outcome, group, delivered, settings, statusComment: null }, signal, onGitHub)
-}
-
-/** The group's marks in the note on #31, as a later run reads them (verified only). */
-function marksOnTheNote(world: StandInGitHub): string[] {
-  const [theNote] = world.threadComments(31)
-  return markedGroups(theNote.body, { apiKey: KEY }, place, GROUP)
+/** The marks the note on #31 holds now that verify. */
+const marksNow = () =>
+  markedGroups(gh?.threadComments(31)[0]?.body ?? '', KEYS, PLACE, NAME)
     .filter((m) => m.verified)
     .map((m) => m.mark)
-}
 
-const sent: GroupEnding = {
-  ending: 'final',
-  jobId: 'job_g',
-  job: { status: 'completed', prLink: null },
-  followUp: true
-}
+const onGitHub = (runner: Runner, github: GitHubSession) => ({ runner, github })
+const signal = () => new AbortController().signal
 
-describe("the group's record after a run", () => {
-  it('moves the mark to the commit a delivered message told of, by editing the note once', async () => {
-    const world = await docsWorld()
-    const [runner, group] = await lookUp(world, 'push', pushEvent({ before: base.sha, after: first.sha }))
-    expect(group.open?.jobId).toBe('job_g')
-
-    await record(runner, group, sent, 'message')
-
-    expect(marksOnTheNote(world)).toEqual([first.sha])
-    expect(world.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1)
+describe("moving the group's mark", () => {
+  it("moves it forward to this run's commit, signed, keeping the rest of the note", async () => {
+    const log = captureLog()
+    const { group, session } = await world(ONE, THREE)
+    await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(THREE), session))
+    expect(marksNow()).toEqual([THREE])
+    expect(gh?.threadComments(31)[0]?.body).toContain('📝 note')
+    expect(log.lines).toContain(
+      `The note on pull request #31 of ${REPO} now says the group's docs cover the changes up to ${THREE.slice(0, 7)}.`
+    )
   })
 
-  it('leaves the mark where it was when nothing reached the service, so the next run sends those changes', async () => {
-    const world = await docsWorld()
-    const [runner, group] = await lookUp(world, 'push', pushEvent({ before: base.sha, after: first.sha }))
-
-    const held: GroupEnding = { ending: 'held', hold: { why: 'waited-out' }, jobId: 'job_g', job: null }
-    await record(runner, group, held, undefined)
-
-    expect(marksOnTheNote(world)).toEqual([base.sha])
-    expect(world.requests.filter((r) => r.method === 'PATCH')).toEqual([])
+  it('never moves it back: a later mark another run left meanwhile stays', async () => {
+    const log = captureLog()
+    const { group, session, commentId } = await world(ONE, TWO)
+    // Another run, for a later commit, moved the mark after this run's look-up.
+    await session.client().then((octokit) =>
+      octokit.rest.issues.updateComment({
+        owner: 'octo-org',
+        repo: 'docs-site',
+        comment_id: commentId,
+        body: note(THREE)
+      })
+    )
+    await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(TWO), session))
+    expect(marksNow()).toEqual([THREE])
+    expect(gh?.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1)
+    expect(log.lines).toContain(
+      `The group's mark on pull request #31 of ${REPO} is at ${THREE.slice(0, 7)} already, after another run: left there.`
+    )
   })
 
-  it('never moves the mark back over a later run that moved it meanwhile', async () => {
-    const world = await docsWorld()
-    // Two runs look the group up side by side; the later one (of `second`) records first.
-    const [runner, group] = await lookUp(world, 'push', pushEvent({ before: base.sha, after: first.sha }))
-    const [laterRunner, later] = await lookUp(world, 'push', pushEvent({ before: first.sha, after: second.sha }))
-    await record(laterRunner, later, sent, 'message')
-    expect(marksOnTheNote(world)).toEqual([second.sha])
-
-    await record(runner, group, sent, 'message')
-
-    expect(marksOnTheNote(world)).toEqual([second.sha])
-    expect(world.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1)
+  it('moves past another run’s mark when this commit is after it', async () => {
+    captureLog()
+    const { group, session, commentId } = await world(ONE, THREE)
+    await session.client().then((octokit) =>
+      octokit.rest.issues.updateComment({
+        owner: 'octo-org',
+        repo: 'docs-site',
+        comment_id: commentId,
+        body: note(TWO)
+      })
+    )
+    await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(THREE), session))
+    expect(marksNow()).toEqual([THREE])
   })
 
-  it("tells a merged code pull request's docs pull request the changes its job was not sent", async () => {
-    const world = await docsWorld()
-    const merged = pullRequestEvent({ number: 12, action: 'closed', merged: true, headSha: first.sha })
-    const [runner, group] = await lookUp(world, 'pull_request', merged)
+  it("a note that lost the group's signed marker is left as it is, with a warning", async () => {
+    const log = captureLog()
+    const { group, session, commentId } = await world(ONE, THREE)
+    await session.client().then((octokit) =>
+      octokit.rest.issues.updateComment({
+        owner: 'octo-org',
+        repo: 'docs-site',
+        comment_id: commentId,
+        body: 'edited by hand'
+      })
+    )
+    await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(THREE), session))
+    expect(gh?.threadComments(31)[0]?.body).toBe('edited by hand')
+    expect(log.warnings).toEqual([
+      `The note of group ${NAME} on pull request #31 of ${REPO} no longer holds the group's signed marker, so its mark was not moved to ${THREE.slice(0, 7)}. The next run of the group does not find the pull request and creates a job of its own.`
+    ])
+  })
 
-    const held: GroupEnding = { ending: 'held', hold: { why: 'waited-out' }, jobId: 'job_g', job: null }
-    await record(runner, group, held, undefined)
+  it.each<[string, 'create' | 'message' | undefined, string[]]>([
+    ['a message the service took moves it', 'message', [THREE]],
+    ['a create leaves the open note as it was (the new job’s note carries its own mark)', 'create', [ONE]],
+    ['a run that sent nothing leaves it, so the next run sends these changes', undefined, [ONE]]
+  ])('%s', async (_name, delivered, marks) => {
+    captureLog()
+    const { group, session } = await world(ONE, THREE)
+    const outcome: GroupEnding = { ending: 'final', jobId: 'job_31', job: { status: 'completed', prLink: null } }
+    await recordGroupRun(
+      { outcome, group, delivered, settings: KEYS, statusComment: null },
+      signal(),
+      onGitHub(dispatch(THREE), session)
+    )
+    expect(marksNow()).toEqual(marks)
+  })
+})
 
-    const told = world.threadComments(31).slice(1)
+describe('the docs pull request told its code pull request closed', () => {
+  const closedCode = (merged: boolean) =>
+    readRunner({
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: writeEventFile(pullRequestEvent({ action: 'closed', merged, number: 7, headSha: THREE }))
+    })
+
+  it('a merge with changes left unsent: the docs pull request says so, with their range, once', async () => {
+    captureLog()
+    const { group, session } = await world(ONE, THREE)
+    const outcome: GroupEnding = { ending: 'held', hold: { why: 'waited-out' }, jobId: '', job: null }
+    await recordGroupRun(
+      { outcome, group, delivered: undefined, settings: KEYS, statusComment: null },
+      signal(),
+      onGitHub(closedCode(true), session)
+    )
+    const told = gh?.threadComments(31).slice(1) ?? []
     expect(told).toHaveLength(1)
-    expect(told[0].body).toContain('[octo-org/docs-site#12](https://github.example/octo-org/docs-site/pull/12)')
-    expect(told[0].body).toContain(`/compare/${base.sha}...${first.sha}`)
-    expect(marksOnTheNote(world)).toEqual([base.sha])
+    expect(told[0]?.body).toBe(
+      `📝 The code pull request [octo-org/docs-site#7](https://github.com/octo-org/docs-site/pull/7) that this docs pull request documents was merged. ` +
+        `Its last changes, [${ONE.slice(0, 7)}...${THREE.slice(0, 7)}](https://github.com/octo-org/docs-site/compare/${ONE}...${THREE}), were not sent to the job (it was still working on the ones before): ask for them here before merging. ` +
+        'Review and merge this pull request to publish its docs.'
+    )
+  })
+
+  it('closed without merging: its changes may not land', async () => {
+    const { group, session } = await world(ONE, THREE)
+    const code = { pr: { owner: 'octo-org', repo: 'docs-site', number: 7 }, closed: true, merged: false }
+    const told = await tellDocsCodeClosed({ code, group }, signal(), onGitHub(dispatch(THREE), session))
+    expect(told).toEqual({ docs: `#31 of ${REPO}`, untold: null })
+    expect(gh?.threadComments(31)[1]?.body).toMatch(
+      /documents was closed without merging\. Its changes may not land: review this pull request, or close it\.$/
+    )
+  })
+
+  it('a word GitHub refused is returned as a sentence, and never sent twice', async () => {
+    const { group, session } = await world(ONE, THREE, {
+      faults: { 'comment-create': { status: 403, message: 'Resource not accessible by integration' } }
+    })
+    const code = { pr: { owner: 'octo-org', repo: 'docs-site', number: 7 }, closed: true, merged: true }
+    const told = await tellDocsCodeClosed({ code, group }, signal(), onGitHub(dispatch(THREE), session))
+    expect(told.untold).toMatch(
+      /^HTTP 403 \(Resource not accessible by integration[^)]*\); the token may not write there/
+    )
+    expect(gh?.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
+  })
+
+  it('a server error is tried once more', async () => {
+    const { group, session } = await world(ONE, THREE, {
+      faults: { 'comment-create': { status: 502, message: 'Bad Gateway', times: 1 } }
+    })
+    const code = { pr: { owner: 'octo-org', repo: 'docs-site', number: 7 }, closed: true, merged: true }
+    const told = await tellDocsCodeClosed({ code, group }, signal(), onGitHub(dispatch(THREE), session))
+    expect(told.untold).toBeNull()
+    expect(gh?.threadComments(31)).toHaveLength(2)
   })
 })
