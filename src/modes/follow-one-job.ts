@@ -1,4 +1,4 @@
-import { decideRoute, routedGroup, type Route } from '../comment/route.js'
+import { decideRoute, routedGroup, type Route } from '../request/route.js'
 import {
   describeSettings,
   readFirstInputs,
