@@ -13,7 +13,7 @@ import { isSourceOf } from '../request/agent-pull-request.js'
 import { parsePullRequestLink } from '../github/note-place.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from '../github/live-comment.js'
 import type { GitHubSession } from '../github/session.js'
-import { threadRecord, wordEndingNotRecorded } from './thread-record.js'
+import { threadRecord, describeUnrecordedEnding } from './thread-record.js'
 import type { Settings } from '../inputs/settings.js'
 import { describeRouteOnThread, describeThreadEnding, type ThreadEnding } from './thread-words.js'
 import type { Route } from '../request/route.js'
@@ -40,7 +40,7 @@ export interface CommentReplies {
    * Shows an ending now, without waiting for the run to end (a cancel: the run may be stopped before
    * it can say more); no progress replaces it, and finish still sends the final text.
    */
-  showEnding(outcome: RunOutcome, elapsedMs: number): void
+  tellEnding(outcome: RunOutcome, elapsedMs: number): void
   /**
    * Says how the run ended: updates the reply (one GitHub made but did not answer for is looked for
    * first, while the pull request's details are read), or adds one if there is none; every call
@@ -79,7 +79,7 @@ export const NO_REPLIES: CommentReplies = {
   begin: () => {},
   routed: () => {},
   progress: () => {},
-  showEnding: () => {},
+  tellEnding: () => {},
   finish: async () => {}
 }
 
@@ -161,7 +161,7 @@ export function startCommentReplies(
         }
       })
     },
-    showEnding: (outcome, elapsedMs) => {
+    tellEnding: (outcome, elapsedMs) => {
       endingShown = true
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
@@ -182,7 +182,7 @@ export function startCommentReplies(
         opened,
         bound
       )
-      if (!reply.finalShown && record.jobId()) log.warning(wordEndingNotRecorded(where, record, request.trigger))
+      if (!reply.finalShown && record.jobId()) log.warning(describeUnrecordedEnding(where, record, request.trigger))
     }
   }
 }

@@ -55,7 +55,7 @@ export function threadRecord(
 }
 
 /** The warning when the reply could not be given its ending: what the thread still records, and so what the next request does. */
-export function wordEndingNotRecorded(where: string, record: ThreadRecord, trigger: string): string {
+export function describeUnrecordedEnding(where: string, record: ThreadRecord, trigger: string): string {
   const id = record.jobId()
   const next = record.sent()
     ? `It may still record job ${id} as it was when the job was created: a later ${trigger} there then goes to ` +

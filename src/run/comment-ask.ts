@@ -121,6 +121,6 @@ export function showCancelOnThread(
   cancelled: AbortSignal,
   startedAt: number
 ): void {
-  const show = (): void => replies.showEnding(cancelledOutcome(), Date.now() - startedAt)
+  const show = (): void => replies.tellEnding(cancelledOutcome(), Date.now() - startedAt)
   cancelled.addEventListener('abort', show, { once: true })
 }
