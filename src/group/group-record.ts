@@ -7,6 +7,7 @@
 // and what the next run does.
 import {
   codePullRequestOf,
+  compareUrl,
   groupLabel,
   groupMarker,
   markedGroups,
@@ -181,7 +182,7 @@ export async function tellDocsCodeClosed(
   const docs = pullRequestName(open.pr)
   const server = runner.serverUrl
   const link = pullRequestUrl(code.pr, server)
-  const compare = unsent && `${server}/${code.pr.owner}/${code.pr.repo}/compare/${unsent.from}...${unsent.to}`
+  const compare = unsent && compareUrl(server, `${code.pr.owner}/${code.pr.repo}`, unsent)
   const body = blankSecrets(
     `📝 The code pull request [${code.pr.owner}/${code.pr.repo}#${code.pr.number}](${link}) that this docs pull request ` +
       `documents ${how}. ` +

@@ -14,6 +14,7 @@ import {
 } from './summary-html.js'
 import { safeLogLines } from '../safety/neutralise.js'
 import { whatLeavesHtml, type WhatLeaves } from '../prompt/what-leaves.js'
+import type { GroupShown } from '../group/group-shown.js'
 
 export interface SummaryDetails {
   outcome: RunOutcome
@@ -28,15 +29,6 @@ export interface SummaryDetails {
   pullRequest?: PullRequestDetails | null
   /** The run's group, when it has one: which, its pull request, and what this run sent it. */
   group?: GroupShown | null
-}
-
-/** A group as its run's summary names it (see GroupRun in group/group-lookup.ts). */
-export interface GroupShown {
-  name: string
-  /** The group's docs pull request (the open one the run sent to, or the one its job opened); null for none. */
-  pullRequest: string | null
-  /** The changes this run sent the group's job: after `from` (the group's mark; '' for none) up to `to`; null when it sent none. */
-  sent: { from: string; to: string; compare: string | null } | null
 }
 
 /**

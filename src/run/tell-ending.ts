@@ -6,7 +6,6 @@ import type { GroupStatusComment } from '../group/group-status.js'
 import { setJobOutputs } from '../report/outputs.js'
 import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../report/run-ending.js'
 import { wordServiceFailure, wordServiceFailureParts } from '../report/service-failure-words.js'
-import type { GroupShown } from '../report/summary.js'
 import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { CancelWatch } from '../runtime/cancel.js'
@@ -94,14 +93,14 @@ export async function tellEnding({
   // Loaded once the run has ended: the create waits for none of what tells its ending.
   const [
     { leaveAgentNote },
-    { groupWasRead },
+    { groupNoteOf, groupShown },
     { recordGroupRun },
     { agentPullRequestShown, opensPullRequest },
     { ENDING_DETAILS_MS, startEndingBound },
     { writeSummary }
   ] = await Promise.all([
     import('../report/agent-note.js'),
-    import('../group/group-lookup.js'),
+    import('../group/group-shown.js'),
     import('../group/group-record.js'),
     import('../report/agent-pull-request-shown.js'),
     import('../github/ending-bound.js'),
@@ -115,10 +114,7 @@ export async function tellEnding({
     const pullRequest = agentPullRequestShown(outcome, github, detailsLimit.signal)
     // A job the group's run created makes its pull request the group's, with the mark in the note;
     // then the group's mark, label and code pull request comment (group/group-record.ts).
-    const groupNote =
-      group && delivered === 'create' && groupWasRead(group)
-        ? { name: group.settings.name, mark: group.covers, repository: group.settings.repository }
-        : undefined
+    const groupNote = groupNoteOf(group, delivered)
     const comment = ask?.comment ?? null
     const noted =
       leaveNote === false
@@ -151,30 +147,5 @@ export async function tellEnding({
   } finally {
     detailsLimit.clear()
     bound.clear()
-  }
-}
-
-/**
- * The group as the summary names it: its pull request (the open one, or the one this run's job
- * opened) and the commits this run sent, with their comparison on this GitHub.
- */
-function groupShown(
-  group: GroupRun,
-  outcome: RunOutcome,
-  delivered: EndingTold['delivered'],
-  runner: Runner
-): GroupShown {
-  const opened = delivered === 'create' ? (outcome.job?.prLink ?? null) : null
-  const { mark, covers } = group
-  const compare =
-    mark && covers && runner.serverUrl && runner.repository
-      ? `${runner.serverUrl}/${runner.repository}/compare/${mark}...${covers}`
-      : null
-  return {
-    name: group.settings.name,
-    // A job created for the group (its pull request closed, or its job ended) opened the group's next one.
-    pullRequest: opened ?? group.open?.url ?? null,
-    // A request on the code pull request carries no commits (covers is the mark): it sent none.
-    sent: delivered && covers && covers !== mark ? { from: mark, to: covers, compare } : null
   }
 }
