@@ -14,8 +14,8 @@ const LAYERS = [
   'github', // the event, GitHub's JSON shapes, its reader and client, notes' places, bounded comment writes
   // The stages of a run, in the order a mode tells them.
   'inputs',
-  'group', // a group's docs pull request found, recorded, labelled and told: routing (comment/) finds it
-  'comment',
+  'group', // a group's docs pull request found, recorded, labelled and told: routing (request/) finds it
+  'request', // where a request comes from (a comment, a label, the inputs) and where it goes (the Route)
   'context',
   'prompt',
   'service',

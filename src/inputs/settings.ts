@@ -18,7 +18,7 @@ import { hasControlCharacter, neutralise } from '../safety/neutralise.js'
 
 /**
  * Everything a run needs, read and checked once, before the first request is sent; nothing changes
- * it afterwards (where the request goes is decided apart, as a Route: comment/route.ts).
+ * it afterwards (where the request goes is decided apart, as a Route: request/route.ts).
  */
 export type Settings = Readonly<SettingsFields>
 

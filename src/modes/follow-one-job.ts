@@ -1,4 +1,4 @@
-import { decideRoute, routedGroup, type Route } from '../comment/route.js'
+import { decideRoute, routedGroup, type Route } from '../request/route.js'
 import {
   describeSettings,
   readFirstInputs,
@@ -15,7 +15,7 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
 import { JobTracker } from '../run/job-tracker.js'
 import { sendAndFollow } from '../run/send-and-follow.js'
-import { announceEnding, failedOutcome, tellEnding } from '../run/tell-ending.js'
+import { tellEndingAtOnce, failedOutcome, tellEnding } from '../run/tell-ending.js'
 import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
 import type { GroupStatusComment } from '../group/group-status.js'
 import { CANCEL_GRACE_MS, watchForCancel, type CancelWatch } from '../runtime/cancel.js'
@@ -27,7 +27,7 @@ import type { ModeStart } from './mode-start.js'
 // The mode that follows one job (every run before there were modes): told in the order it happens,
 // the comment that asked (if one did), the inputs, where the request goes, the prompt with its
 // context, then the create (or the follow-up message) and the following. Each stage (src/run/)
-// returns a value the next ones take; the ending is announced in one place (a cancel's forced exit
+// returns a value the next ones take; the ending is told at once in one place (a cancel's forced exit
 // shares it, once), then told in the summary, the reply and the note, with what the stages returned
 // as far as the run got.
 
@@ -35,12 +35,12 @@ import type { ModeStart } from './mode-start.js'
 export async function followOneJob(start: ModeStart): Promise<void> {
   // The job so far, kept by the send-and-follow stage: a cancel may need it before that stage returns.
   const tracker = new JobTracker()
-  const announceOnce = onlyOnce(announceEnding)
-  const cancel = watchForCancel(() => announceOnce(tracker.cancelledOutcome()), CANCEL_GRACE_MS)
+  const tellOnce = onlyOnce(tellEndingAtOnce)
+  const cancel = watchForCancel(() => tellOnce(tracker.cancelledOutcome()), CANCEL_GRACE_MS)
   // The one GitHub session of the run: every stage that reads or writes GitHub takes it.
   const github = openGitHubSession(readGitHubToken(), start.runner)
   const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel, github })
-  announceOnce(outcome)
+  tellOnce(outcome)
   const { writeStarted, delivered } = tracker
   const { route, settings, ask, prepared } = reached
   const group = route && routedGroup(route)
@@ -211,7 +211,7 @@ function skipped(run: FollowRun, reached: Reached, reason: string): Ended {
   return { ...reached, outcome: { ending: 'skipped', reason, ...run.tracker.knownJob() } }
 }
 
-/** The function, called the first time only: the ending is announced once, by a cancel or by the run. */
+/** The function, called the first time only: the ending is told at once, once, by a cancel or by the run. */
 function onlyOnce<T>(fn: (value: T) => void): (value: T) => void {
   let called = false
   return (value) => {

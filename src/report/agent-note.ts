@@ -1,10 +1,10 @@
 // The note the action leaves on a pull request a job opened: the job's id (in a hidden, signed marker
-// too, which comment/agent-pull-request.ts reads back to route a later /docs comment there to the
+// too, which request/agent-pull-request.ts reads back to route a later /docs comment there to the
 // job), what asked for it, and how to ask for changes. Written when the run has ended, once per job,
 // and only on a pull request in the repository the job's record names as its source.
-import type { TriggeringComment } from '../comment/trigger.js'
+import type { TriggeringComment } from '../request/trigger.js'
 import { FRESH_FLAG } from '../inputs/comment-settings.js'
-import { isSourceOf, signMarker, readNotesOn } from '../comment/agent-pull-request.js'
+import { isSourceOf, signMarker, readNotesOn } from '../request/agent-pull-request.js'
 import { openReader, findNotePlace, parsePullRequestLink } from '../github/note-place.js'
 import { eventNameOf } from '../github/event.js'
 import { login } from '../github/json-shape.js'

@@ -1,4 +1,4 @@
-import type { TriggeringComment } from '../comment/trigger.js'
+import type { TriggeringComment } from '../request/trigger.js'
 import { Input } from '../inputs/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 import { runLink, type Octokit } from '../github/octokit.js'
@@ -9,14 +9,14 @@ import { describeEnding, type KnownJob, type RunOutcome, type ValueFormat } from
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { isFinal } from '../service/job-record.js'
-import { isSourceOf } from '../comment/agent-pull-request.js'
+import { isSourceOf } from '../request/agent-pull-request.js'
 import { parsePullRequestLink } from '../github/note-place.js'
 import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from '../github/live-comment.js'
 import type { GitHubSession } from '../github/session.js'
-import { threadRecord, wordEndingNotRecorded } from './thread-record.js'
+import { threadRecord, describeUnrecordedEnding } from './thread-record.js'
 import type { Settings } from '../inputs/settings.js'
 import { describeRouteOnThread, describeThreadEnding, type ThreadEnding } from './thread-words.js'
-import type { Route } from '../comment/route.js'
+import type { Route } from '../request/route.js'
 
 /**
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
@@ -27,7 +27,7 @@ import type { Route } from '../comment/route.js'
 export interface CommentReplies {
   /**
    * From now on the reply carries the thread's record of its job (signed with the API key, bound to
-   * the reply's comment: comment/signed-record.ts), as soon as the run knows the job.
+   * the reply's comment: request/signed-record.ts), as soon as the run knows the job.
    */
   keepRecord(settings: Pick<Settings, 'apiKey' | 'projectId'>): void
   /** A reply started `deferred` posts its first body now (the request was found to be one). */
@@ -40,7 +40,7 @@ export interface CommentReplies {
    * Shows an ending now, without waiting for the run to end (a cancel: the run may be stopped before
    * it can say more); no progress replaces it, and finish still sends the final text.
    */
-  showEnding(outcome: RunOutcome, elapsedMs: number): void
+  tellEnding(outcome: RunOutcome, elapsedMs: number): void
   /**
    * Says how the run ended: updates the reply (one GitHub made but did not answer for is looked for
    * first, while the pull request's details are read), or adds one if there is none; every call
@@ -63,7 +63,7 @@ const REPLY_CALL_MS = 10_000
 /** What the reply says and records besides the run: the trigger that asks, and the request's digest (a label's). */
 export interface ReplyRequest {
   trigger: string
-  /** The digest of the request's text, for a label's request (comment/label-request.ts): recorded with the job. */
+  /** The digest of the request's text, for a label's request (request/label-request.ts): recorded with the job. */
   asked?: string
   /**
    * The reaction and the first reply wait for begin(): a label's request is first checked against
@@ -79,7 +79,7 @@ export const NO_REPLIES: CommentReplies = {
   begin: () => {},
   routed: () => {},
   progress: () => {},
-  showEnding: () => {},
+  tellEnding: () => {},
   finish: async () => {}
 }
 
@@ -161,7 +161,7 @@ export function startCommentReplies(
         }
       })
     },
-    showEnding: (outcome, elapsedMs) => {
+    tellEnding: (outcome, elapsedMs) => {
       endingShown = true
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
@@ -182,7 +182,7 @@ export function startCommentReplies(
         opened,
         bound
       )
-      if (!reply.finalShown && record.jobId()) log.warning(wordEndingNotRecorded(where, record, request.trigger))
+      if (!reply.finalShown && record.jobId()) log.warning(describeUnrecordedEnding(where, record, request.trigger))
     }
   }
 }

@@ -1,4 +1,4 @@
-// The verdict of every ending (judgeEnding): the summary's heading and the next step, decided once
+// The verdict of every ending (describeVerdict): the summary's heading and the next step, decided once
 // under an exhaustive switch.
 import { Input } from '../inputs/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
@@ -20,7 +20,7 @@ export interface Verdict {
  * id is said there, once), so neither the heading nor the next step names it again. An error's reason
  * stands in for the short sentence: the heading names the job when the reason does not.
  */
-export function judgeEnding(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'icon' | 'level'>): Verdict {
+export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<EndingWords, 'icon' | 'level'>): Verdict {
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
   const withItsId = `run this action with the job's id as ${Input.jobId} and no ${Input.prompt}`

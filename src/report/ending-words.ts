@@ -1,4 +1,4 @@
-// The words of every ending (wordEnding): the step's level, its log line, the short sentence and the
+// The words of every ending (describeEndingWords): the step's level, its log line, the short sentence and the
 // reply's icon, each ending worded once under an exhaustive switch. run-ending.ts puts them together
 // with the verdict (ending-verdict.ts) into the one description every place picks from.
 import { Input, Output } from '../inputs/action-names.js'
@@ -36,7 +36,7 @@ export function wordNewJobWay(way: NewJobWay): string {
 }
 
 /** The log line, the short sentence and the level of an ending. */
-export function wordEnding(outcome: RunOutcome, format: ValueFormat): EndingWords {
+export function describeEndingWords(outcome: RunOutcome, format: ValueFormat): EndingWords {
   const { job } = outcome
   const jobId = outcome.jobId || job?.id || ''
   const name = format.id(jobId)

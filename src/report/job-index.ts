@@ -1,7 +1,7 @@
 // The index of handed-over jobs: one issue labelled `docs-agent:jobs` ("Documentation jobs"), holding
 // one signed record comment per job a run handed over (wait false, a timeout on a job still working,
 // a create the rate limit refused). A reporting run finds it with one listing and reads its comments;
-// each record is signed for the comment that holds it (comment/signed-record.ts), so a copy, a forgery
+// each record is signed for the comment that holds it (request/signed-record.ts), so a copy, a forgery
 // or another project's record names nothing here. A record is written open (or queued), and edited
 // once to final when its ending is told: a cancel between the two leaves it open, never half-told.
 import { asArray, asObject, text } from '../github/json-shape.js'
@@ -16,7 +16,7 @@ import {
   type RecordKey,
   type RecordPayload,
   type RecordPlace
-} from '../comment/signed-record.js'
+} from '../request/signed-record.js'
 import type { GitHubSession } from '../github/session.js'
 
 export const INDEX_LABEL = 'docs-agent:jobs'
@@ -35,7 +35,7 @@ const LIMITS: ReadLimits = {
   maxBodyBytes: 16 * 1024 * 1024
 }
 
-/** A handed-over job's record: where its ending goes, and how far it is (comment/signed-record.ts). */
+/** A handed-over job's record: where its ending goes, and how far it is (request/signed-record.ts). */
 export type JobRecord = RecordPayload
 
 /** A record as found in the index: the comment that holds it, and what it says. */

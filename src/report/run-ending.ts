@@ -3,8 +3,8 @@
 // ending two ways. The outcome is run-outcome.ts, its words ending-words.ts, its verdict
 // ending-verdict.ts, each under exhaustive switches: the compiler names the one a new ending leaves out.
 
-import { judgeEnding, type Verdict } from './ending-verdict.js'
-import { wordEnding, type EndingWords, type ValueFormat } from './ending-words.js'
+import { describeVerdict, type Verdict } from './ending-verdict.js'
+import { describeEndingWords, type EndingWords, type ValueFormat } from './ending-words.js'
 import { isJobFollowed, type RunOutcome } from './run-outcome.js'
 
 export { staleLine, wordNewJobWay, type ValueFormat } from './ending-words.js'
@@ -28,6 +28,6 @@ export type EndingReport = EndingWords & Verdict & { followed: boolean }
 
 /** Describes how the run ended; `format` shows the service's values for where the words go. */
 export function describeEnding(outcome: RunOutcome, format: ValueFormat = VALUES_AS_GIVEN): EndingReport {
-  const words = wordEnding(outcome, format)
-  return { ...words, ...judgeEnding(outcome, words), followed: isJobFollowed(outcome) }
+  const words = describeEndingWords(outcome, format)
+  return { ...words, ...describeVerdict(outcome, words), followed: isJobFollowed(outcome) }
 }

@@ -1,9 +1,9 @@
 // The thread's record of its job, kept in the reply (comment-reply.ts): the job the run knows and
 // what the thread keeps of it, signed into each body the live comment sends once the reply's id is
-// known (comment/signed-record.ts binds it to that comment), and the warning when the reply could not
+// known (request/signed-record.ts binds it to that comment), and the warning when the reply could not
 // be given its ending, naming what the next request there will do.
-import { findRecordPlace, signRecord, type RecordPayload, type RecordPlace } from '../comment/signed-record.js'
-import type { TriggeringComment } from '../comment/trigger.js'
+import { findRecordPlace, signRecord, type RecordPayload, type RecordPlace } from '../request/signed-record.js'
+import type { TriggeringComment } from '../request/trigger.js'
 import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
 
@@ -55,7 +55,7 @@ export function threadRecord(
 }
 
 /** The warning when the reply could not be given its ending: what the thread still records, and so what the next request does. */
-export function wordEndingNotRecorded(where: string, record: ThreadRecord, trigger: string): string {
+export function describeUnrecordedEnding(where: string, record: ThreadRecord, trigger: string): string {
   const id = record.jobId()
   const next = record.sent()
     ? `It may still record job ${id} as it was when the job was created: a later ${trigger} there then goes to ` +

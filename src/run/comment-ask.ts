@@ -2,7 +2,7 @@
 // blanked) and the reply on its thread, started at once so that even wrong inputs are answered there.
 import { blankInstruction, hunkBlanker } from '../context/run-context.js'
 import type { FirstInputs } from '../inputs/settings.js'
-import type { TriggeringComment } from '../comment/trigger.js'
+import type { TriggeringComment } from '../request/trigger.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
 import { isRequestEvent } from '../github/request-event.js'
@@ -27,7 +27,7 @@ export interface CommentAsk {
 }
 
 /**
- * The comment (or the label: comment/label-request.ts) that asked for the job, or why it starts none;
+ * The comment (or the label: request/label-request.ts) that asked for the job, or why it starts none;
  * null when the run is neither comment-triggered nor a label request (`comment` null: see
  * readCommentSettings). `cancelled` bounds the read of who labelled.
  */
@@ -40,8 +40,8 @@ export async function readCommentAsk(
   if (!settings) return null
   // Loaded by a run a comment or a label may have started only: any other sends its create without them.
   const [{ readCommentRequest }, { readLabelRequest }, { NO_REPLIES, startCommentReplies }] = await Promise.all([
-    import('../comment/trigger.js'),
-    import('../comment/label-request.js'),
+    import('../request/trigger.js'),
+    import('../request/label-request.js'),
     import('../report/comment-reply.js')
   ])
   const { event } = runner
@@ -77,7 +77,7 @@ export async function readCommentAsk(
  * label's request that repeats the one its thread's job was asked with (GitHub sends both `opened`
  * and `labeled` for an issue opened with its label) sends nothing and says why (its reason to skip),
  * leaving no comment; any other request's reply begins. Reading the thread is bounded within the
- * timeout (comment/thread-job.ts); when it cannot be read, the request goes on.
+ * timeout (request/thread-job.ts); when it cannot be read, the request goes on.
  */
 export async function settleAsk(
   ask: CommentAsk,
@@ -87,7 +87,7 @@ export async function settleAsk(
 ): Promise<string | null> {
   ask.replies.keepRecord(settings)
   if (ask.asked && !ask.fresh) {
-    const { findRepeatedAsk } = await import('../comment/thread-job.js')
+    const { findRepeatedAsk } = await import('../request/thread-job.js')
     const jobId = await findRepeatedAsk(ask.comment, ask.asked, { settings, signal, github })
     if (jobId) {
       const where = `${ask.comment.thread.kind} #${ask.comment.thread.number}`
@@ -121,6 +121,6 @@ export function showCancelOnThread(
   cancelled: AbortSignal,
   startedAt: number
 ): void {
-  const show = (): void => replies.showEnding(cancelledOutcome(), Date.now() - startedAt)
+  const show = (): void => replies.tellEnding(cancelledOutcome(), Date.now() - startedAt)
   cancelled.addEventListener('abort', show, { once: true })
 }

@@ -4,7 +4,7 @@
 // (report/job-index.ts) before it ends, and a pending commit status on the commit it was for. A
 // reporting run (`report: pending`) tells the ending later, where a held run would have.
 import type { GroupRun } from '../group/group-lookup.js'
-import { type RecordPayload } from '../comment/signed-record.js'
+import { type RecordPayload } from '../request/signed-record.js'
 import { runLink } from '../github/octokit.js'
 import { gitHubIsSilent } from '../github/silence.js'
 import type { Runner } from '../github/runner.js'

@@ -5,7 +5,7 @@
 // to the first only). The record is marked final last, in one edit: a run cancelled before that
 // leaves it open, and the next reporting run tells it (each step is one GitHub shows the same way
 // twice: the reply's body, the note looked for first, the newest status).
-import { readRecords, signRecord, withRecord, findRecordPlace } from '../comment/signed-record.js'
+import { readRecords, signRecord, withRecord, findRecordPlace } from '../request/signed-record.js'
 import { asObject, text } from '../github/json-shape.js'
 import { runLink, type Octokit } from '../github/octokit.js'
 import type { GitHubReader } from '../github/reader.js'

@@ -2,7 +2,7 @@
 // once, when the service's Retry-After (if it gave one) allows, and at most once in all: the record
 // is claimed first (a reaction GitHub gives once), and a claim left by a run that never finished means
 // the create may have gone out, so it is never sent again; that is told on the thread instead.
-import type { RecordPayload } from '../comment/signed-record.js'
+import type { RecordPayload } from '../request/signed-record.js'
 import type { IndexedRecord } from '../report/job-index.js'
 import { wordServiceFailure } from '../report/service-failure-words.js'
 import type { Deadline } from '../runtime/deadline.js'

@@ -18,8 +18,8 @@ import type { Runner } from '../github/runner.js'
 import type { JobTracker } from './job-tracker.js'
 import type { GitHubSession } from '../github/session.js'
 
-/** Sets the outputs and says how the run ended: from the run, or from the forced exit after a cancel. */
-export function announceEnding(outcome: RunOutcome): void {
+/** Tells the ending at once, in the outputs and the log (the summary, the reply and the note come after: tellEnding): from the run, or from the forced exit after a cancel. */
+export function tellEndingAtOnce(outcome: RunOutcome): void {
   if (outcome.job) setJobOutputs(outcome.job)
   const { level, log: line } = describeEnding(outcome)
   log[level](line)

@@ -7,7 +7,7 @@
 // timed-out held run's job and a create the rate limit refused are reported later; a run reads at
 // most 20 jobs.
 import { describe, expect, it } from 'vitest'
-import { signRecord, type RecordPayload } from '../../src/comment/signed-record.js'
+import { signRecord, type RecordPayload } from '../../src/request/signed-record.js'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {
   commitId,

@@ -1,7 +1,7 @@
 // The send-and-follow stage with a stand-in for the job service injected: where the route sends the
 // prompt (a create, a message, nothing), once, and the outcome the stage returns; in milliseconds.
 import { describe, expect, it } from 'vitest'
-import type { Route } from '../../../src/comment/route.js'
+import type { Route } from '../../../src/request/route.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import type { Prepared } from '../../../src/prompt/assemble.js'
 import { JobTracker } from '../../../src/run/job-tracker.js'

@@ -9,7 +9,7 @@ import { readRunner } from '../../../src/github/runner.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import type { RunOutcome } from '../../../src/report/run-outcome.js'
 import { JobTracker } from '../../../src/run/job-tracker.js'
-import { announceEnding, failedOutcome, tellEnding, type EndingTold } from '../../../src/run/tell-ending.js'
+import { tellEndingAtOnce, failedOutcome, tellEnding, type EndingTold } from '../../../src/run/tell-ending.js'
 import { CancelledError } from '../../../src/runtime/errors.js'
 import type { Job } from '../../../src/service/job-record.js'
 import { ServiceError } from '../../../src/service/service-error.js'
@@ -70,7 +70,7 @@ const summary = () => readFileSync(join(dir, 'GITHUB_STEP_SUMMARY'), 'utf8')
 describe('announcing the ending', () => {
   it('sets the outputs from the job as last seen, and says the ending in one log line', () => {
     const log = captureLog()
-    announceEnding({ ending: 'final', job: job(), jobId: 'job_7' })
+    tellEndingAtOnce({ ending: 'final', job: job(), jobId: 'job_7' })
     expect(outputs()).toMatchObject({
       jobId: 'job_7',
       status: 'completed',
@@ -83,7 +83,7 @@ describe('announcing the ending', () => {
 
   it('a failed job is an error annotation that fails the step', () => {
     const log = captureLog()
-    announceEnding({ ending: 'final', job: job({ status: 'failed', prLink: null }), jobId: 'job_7' })
+    tellEndingAtOnce({ ending: 'final', job: job({ status: 'failed', prLink: null }), jobId: 'job_7' })
     expect(log.lines.some((l) => l.startsWith('::error::') && l.includes('job_7'))).toBe(true)
     expect(process.exitCode).toBe(1)
     process.exitCode = undefined

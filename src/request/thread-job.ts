@@ -1,6 +1,6 @@
 // A thread keeps its job: an issue or pull request where a request (a /docs comment, a label) asked
 // for a job holds the action's reply to it, and the reply carries the thread's record of the job
-// (comment/signed-record.ts), signed as soon as the job is known and bound to the reply's comment. A
+// (request/signed-record.ts), signed as soon as the job is known and bound to the reply's comment. A
 // later request on that thread goes to the job as a follow-up while the record is open and the job
 // can still take one: not archived or failed, and its pull request (if it opened one) still open. A
 // record the run's ending made final (no changes, failed, archived) sends the next request to a new

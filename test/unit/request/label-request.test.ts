@@ -3,7 +3,7 @@ import {
   decideLabel as decideLabelEvent,
   type LabelEvent,
   type LabelRules
-} from '../../../src/comment/label-request.js'
+} from '../../../src/request/label-request.js'
 import { readRunnerEvent } from '../../../src/github/event.js'
 import { issuesEvent, pullRequestEvent } from '../../support/stand-in-github.js'
 

@@ -1,11 +1,11 @@
 // The pure parts of the agent's own pull request: the signed marker, which links are pull requests on this
 // GitHub, and the note's words.
 import { describe, expect, it } from 'vitest'
-import { isSourceOf, signMarker, readMarkedJobs } from '../../../src/comment/agent-pull-request.js'
+import { isSourceOf, signMarker, readMarkedJobs } from '../../../src/request/agent-pull-request.js'
 import { parsePullRequestLink, type NotePlace } from '../../../src/github/note-place.js'
 import { noteBody } from '../../../src/report/agent-note.js'
 import { readRunner } from '../../../src/github/runner.js'
-import type { TriggeringComment } from '../../../src/comment/trigger.js'
+import type { TriggeringComment } from '../../../src/request/trigger.js'
 
 const KEY = { apiKey: 'svc_stand_in_key' }
 const PLACE: NotePlace = { host: 'github.com', pr: { owner: 'octo-org', repo: 'docs', number: 7 }, projectId: 'docs' }

@@ -1,6 +1,6 @@
 // The place of a review comment, as the instruction tells the agent.
 import { describe, expect, it } from 'vitest'
-import { instructionAt } from '../../../src/comment/review-location.js'
+import { instructionAt } from '../../../src/request/review-location.js'
 import { diffLocation } from '../../../src/github/diff-location.js'
 
 describe('diffLocation', () => {

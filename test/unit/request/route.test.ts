@@ -10,14 +10,14 @@ import {
   routedGroup,
   routedJobId,
   type Route
-} from '../../../src/comment/route.js'
+} from '../../../src/request/route.js'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
 import type { Settings } from '../../../src/inputs/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 import { openGitHubSession } from '../../../src/github/session.js'
-import type { TriggeringComment } from '../../../src/comment/trigger.js'
-import type { ReadJob } from '../../../src/comment/thread-job.js'
-import { signMarker } from '../../../src/comment/agent-pull-request.js'
+import type { TriggeringComment } from '../../../src/request/trigger.js'
+import type { ReadJob } from '../../../src/request/thread-job.js'
+import { signMarker } from '../../../src/request/agent-pull-request.js'
 import { groupMarker } from '../../../src/group/group-job.js'
 import { groupStatusMarker, statusSignature } from '../../../src/group/group-status-marker.js'
 import { startStandInGitHub, type SeededComment } from '../../support/stand-in-github.js'

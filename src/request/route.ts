@@ -16,13 +16,13 @@ import type { GitHubSession } from '../github/session.js'
  * - `note`: the action's signed note on the agent's pull request the comment is on (its `trigger` names
  *   the way to a new job there instead);
  * - `thread`: the signed note on the issue or pull request whose request (a comment, a label) started
- *   the job, while the job takes messages and its pull request is open (comment/thread-job.ts);
+ *   the job, while the job takes messages and its pull request is open (request/thread-job.ts);
  * - `group`: the group's open docs pull request, found by its label and the signed group marker in the
  *   action's note there (`found`: the pull request, the job and the mark). A create in a run with a
  *   group carries it too: the job's pull request becomes the group's;
  * - `status`: the group's open docs pull request, for a request on the group's code pull request whose
  *   thread keeps no job: the action's signed status comment there names the group (`group`), and `docs`
- *   is its docs pull request as the look-up found it (comment/code-pull-group.ts). The request's
+ *   is its docs pull request as the look-up found it (request/code-pull-group.ts). The request's
  *   instruction goes alone, as on a thread; the group's mark is not the request's to move.
  */
 export type Route =

@@ -16,7 +16,7 @@ export interface TriggeringComment {
   id: number
   /**
    * What was written: a comment on the conversation, a comment on a line of the diff, or a review's
-   * body; or a label put on the thread (comment/label-request.ts), whose `id` is the thread's number.
+   * body; or a label put on the thread (request/label-request.ts), whose `id` is the thread's number.
    */
   kind: CommentKind | 'label'
   /** For a review comment: the first comment of its thread, which replies go under (GitHub allows no reply to a reply). */

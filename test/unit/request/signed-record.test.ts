@@ -8,7 +8,7 @@ import {
   withRecord,
   type RecordPayload,
   type RecordPlace
-} from '../../../src/comment/signed-record.js'
+} from '../../../src/request/signed-record.js'
 import { openGitHubReader } from '../../../src/github/reader.js'
 import { startStandInGitHub, type StandInGitHub } from '../../support/stand-in-github.js'
 

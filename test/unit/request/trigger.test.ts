@@ -1,6 +1,6 @@
 // Reading an issue_comment event: who may start a job with which comment, and the prompt it sends.
 import { afterAll, describe, expect, it } from 'vitest'
-import { decideComment, instructionAfter, readCommentRequest, type CommentRules } from '../../../src/comment/trigger.js'
+import { decideComment, instructionAfter, readCommentRequest, type CommentRules } from '../../../src/request/trigger.js'
 import { isCommentEvent, readRunnerEvent } from '../../../src/github/event.js'
 import { readRunner, type Runner } from '../../../src/github/runner.js'
 import {
