@@ -256,7 +256,7 @@ export async function recordGroupRun(
     if (told.untold) {
       log.warning(
         `Could not tell group ${group.settings.name}'s docs pull request ${told.docs} that the code pull request ` +
-          `#${code.pr.number} was merged: ${told.untold}`
+          `#${code.pr.number} ${code.merged ? 'was merged' : 'was closed without merging'}: ${told.untold}`
       )
     }
   }

@@ -5,6 +5,7 @@ import { readRunner, type Runner } from '../github/runner.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
 import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
 import { Input } from './action-names.js'
+import { readBaseUrl } from './base-url.js'
 import { readDocsRepository, readGroupSettings, type GroupSettings } from './group-settings.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
@@ -65,7 +66,6 @@ interface SettingsFields {
 
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
 const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
 /** The shortest pollInterval accepted: anything shorter is a load on the service, not a poll. */
 const POLL_INTERVAL_BOUNDS = {
   minMs: 1000,
@@ -285,46 +285,6 @@ function readBoolean(name: string, fallback: boolean): boolean {
   if (/^(true|yes|on)$/i.test(value)) return true
   if (/^(false|no|off)$/i.test(value)) return false
   throw new ActionError(`Input ${name} is '${value}', which is not a boolean. Use true or false.`)
-}
-
-function readBaseUrl(text: string): string {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw new ActionError(
-      `Input ${Input.baseUrl} is '${text}', which is not a URL. Give the service's address, https://...`
-    )
-  }
-  if (url.username || url.password) {
-    throw new ActionError(
-      `Input ${Input.baseUrl} carries credentials. Give the address alone; the key goes in ${Input.apiKey}.`
-    )
-  }
-  if (url.search || url.hash) {
-    // Not quoted: a query is where a key pasted by mistake would sit.
-    throw new ActionError(
-      `Input ${Input.baseUrl} has a query (?) or fragment (#). Give the service's address alone, https://...`
-    )
-  }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname)
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new ActionError(
-      `Input ${Input.baseUrl} is '${text}', but the key may only travel over https. ` +
-        `Use https://... (plain http is accepted only for 127.0.0.1, ::1 and localhost, for local testing).`
-    )
-  }
-  // The action adds /v2/agent/<projectId>/job itself: an address that already ends in part of it
-  // (pasted from the API reference) would be asked for /v2/v2/agent/..., which no service has.
-  const apiPath = /\/v2(?:\/agent(?:\/.*)?)?\/*$/i.exec(url.pathname)
-  if (apiPath) {
-    const address = `${url.origin}${url.pathname.slice(0, apiPath.index)}`
-    throw new ActionError(
-      `Input ${Input.baseUrl} is '${neutralise(url.href, 200)}', which ends in the API's own path (${neutralise(apiPath[0], 100)}): ` +
-        `the action adds /v2/agent/<projectId>/job itself. Give the service's address alone: ${neutralise(address, 200)}`
-    )
-  }
-  return url.href.replace(/\/+$/, '')
 }
 
 /**

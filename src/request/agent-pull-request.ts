@@ -9,25 +9,10 @@
 import { createHmac } from 'node:crypto'
 import { listCommentsOldestFirst } from '../github/comment-pages.js'
 import type { GitHubReader } from '../github/reader.js'
-import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
+import type { Permission } from '../github/read-failure.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
-import type { TriggeringComment } from './trigger.js'
-import { Input } from '../inputs/action-names.js'
-import { ActionError } from '../runtime/errors.js'
-import { FRESH_FLAG } from '../inputs/comment-settings.js'
-import type { Settings } from '../inputs/settings.js'
 import { isJobId, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
-import { log } from '../runtime/log.js'
-import type { GitHubSession } from '../github/session.js'
-import {
-  decodeId,
-  encodeId,
-  findNotePlace,
-  openReader,
-  sameText,
-  type NoteKey,
-  type NotePlace
-} from '../github/note-place.js'
+import { decodeId, encodeId, sameText, type NoteKey, type NotePlace } from '../github/note-place.js'
 
 // The marker: the job id percent-encoded (so no id can end the HTML comment or hold a blank), then
 // the signature's version and the signature, base64url. Its pattern takes any id a job may have: a
@@ -101,58 +86,6 @@ export function isSourceOf(sourceRepository: string | null, pr: PullRequestRef, 
     )
   } catch {
     return false
-  }
-}
-
-/**
- * The job whose note is on the pull request a comment is on, for an instruction that asks for changes
- * there; '' when the comment is not on a pull request, or no note there verifies for this repository,
- * pull request and project (a marker that does not verify is ignored, with one notice). When its
- * comments cannot be read, it throws: the run sends nothing rather than guess.
- */
-export async function findAgentJob(
-  comment: TriggeringComment,
-  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'>,
-  signal: AbortSignal,
-  github: GitHubSession
-): Promise<string> {
-  if (!github.token || comment.thread.kind !== 'pull request') return ''
-  const [owner, repo] = comment.repository.split('/')
-  const pr = { owner, repo, number: comment.thread.number }
-  const place = findNotePlace(pr, settings, github)
-  const reader = openReader(github, signal)
-  if (!reader || !place) return ''
-  try {
-    const notes = await readNotesOn(reader, pr, { key: settings, place })
-    const jobId = notes.filter((note) => note.verified).at(-1)?.jobId ?? ''
-    if (jobId) {
-      log.info(
-        `Pull request #${pr.number} was opened by job ${jobId} (from the action's signed note on it): the instruction ` +
-          `goes to that job as a follow-up. A comment starting with "${FRESH_FLAG}" after the trigger starts a new job instead.`
-      )
-    } else if (notes.length > 0) {
-      const trigger = settings.noteTrigger
-      log.notice(
-        `Pull request #${pr.number} has a note naming a documentation agent job that does not verify for this ` +
-          `repository, pull request and project (${settings.projectId}): another project's note, one signed with an ` +
-          `API key since rotated, a copy, or a forgery. It is ignored, and this comment starts a new job. To send an ` +
-          `instruction to a job you know instead, run the workflow with ${Input.jobId} set to its id; ` +
-          `"${trigger} ${FRESH_FLAG} <instruction>" starts a new job without looking for a note.`
-      )
-    }
-    return jobId
-  } catch (error) {
-    if (!(error instanceof ReadFailure)) throw error
-    // A cancel, or the timeout: the run is ending, and says so itself.
-    if (error.kind === 'cancelled') return ''
-    // Undecided, nothing is sent: a new job beside the agent's pull request could open a second one,
-    // and the instruction may have been meant for the job that opened it.
-    throw new ActionError(
-      `Could not tell whether pull request #${pr.number} is the agent's own: ${failureClause(error, Input.githubToken)}. ` +
-        `Nothing was sent to the service. Ask again, or start a new job there with "${settings.noteTrigger} ${FRESH_FLAG} <instruction>".`
-    )
-  } finally {
-    await reader.close()
   }
 }
 
