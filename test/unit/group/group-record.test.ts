@@ -185,6 +185,30 @@ describe('the docs pull request told its code pull request closed', () => {
     )
   })
 
+  it('a word that could not be left is a warning that names how the code pull request ended', async () => {
+    for (const merged of [true, false]) {
+      const log = captureLog()
+      const { group, session } = await world(ONE, THREE, {
+        faults: { 'comment-create': { status: 403, message: 'Resource not accessible by integration' } }
+      })
+      const outcome: GroupEnding = { ending: 'final', jobId: 'job_31', job: { status: 'completed', prLink: null } }
+      await recordGroupRun(
+        { outcome, group, delivered: 'message', settings: KEYS, statusComment: null },
+        signal(),
+        onGitHub(closedCode(merged), session)
+      )
+      expect(log.warnings.filter((w) => w.startsWith('Could not tell'))).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^Could not tell group ${NAME}'s docs pull request #31 of ${REPO} that the code pull request #7 ${merged ? 'was merged' : 'was closed without merging'}: HTTP 403`
+          )
+        )
+      ])
+      await gh?.close()
+      vi.restoreAllMocks()
+    }
+  })
+
   it('closed without merging: its changes may not land', async () => {
     const { group, session } = await world(ONE, THREE)
     const code = { pr: { owner: 'octo-org', repo: 'docs-site', number: 7 }, closed: true, merged: false }

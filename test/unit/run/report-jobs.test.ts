@@ -1,0 +1,166 @@
+// The reporting run's stage with the job service injected (a fake that answers at once and counts its
+// reads) and the index on the stand-in GitHub, filled by the hand-over stage as earlier runs fill it:
+// each job read once, an ended one told exactly once (note, commit status, record final), a working
+// one left open, one the service no longer knows told as such only after several runs in a row, and
+// no more than a run's share read.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { readRunner } from '../../../src/github/runner.js'
+import type { GitHubSession } from '../../../src/github/session.js'
+import type { Settings } from '../../../src/inputs/settings.js'
+import { JobIndex, openIndexReader } from '../../../src/report/job-index.js'
+import { handOverJob } from '../../../src/run/hand-over.js'
+import { REPORT_JOBS_PER_RUN, UNKNOWN_AFTER_MISSES, reportJobs } from '../../../src/run/report-jobs.js'
+import { startDeadline } from '../../../src/runtime/deadline.js'
+import type { Job } from '../../../src/service/job-record.js'
+import { ServiceError } from '../../../src/service/service-error.js'
+import type { JobService } from '../../../src/service/job-service.js'
+import { pushEvent, removeEventFiles, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
+import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+
+const REPO = 'octo-org/docs-site'
+const settings = {
+  dryRun: false,
+  wait: false,
+  githubToken: 'ghs_unit',
+  apiKey: 'svc_unit_key',
+  projectId: 'docs',
+  noteTrigger: '/docs',
+  baseUrl: 'https://api.example.com'
+} as Settings
+const job = (id: string, status: string, pr?: number): Job => ({
+  id,
+  status,
+  model: null,
+  sourceRepository: 'https://github.com/octo-org/docs-site',
+  sourceRef: null,
+  prLink: pr ? `https://github.com/octo-org/docs-site/pull/${pr}` : null,
+  createdAt: null,
+  archivedAt: null
+})
+const notFound = (id: string) =>
+  new ServiceError({
+    kind: 'notFound',
+    operation: 'read',
+    jobId: id,
+    problem: { what: 'refused', status: 404, excerpt: 'Job not found' },
+    place: { projectId: 'docs', baseUrl: 'https://api.example.com' }
+  })
+
+let gh: StandInGitHub | undefined
+afterEach(async () => {
+  await gh?.close()
+  gh = undefined
+  vi.restoreAllMocks()
+  removeEventFiles()
+})
+
+const runner = (commit = standInCommit('Add a flag')) =>
+  readRunner({
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_RUN_ID: '42',
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_EVENT_PATH: writeEventFile(pushEvent({ commits: [commit] }))
+  })
+
+/** The stand-in GitHub, with each of `ids` handed over by an earlier run. */
+async function handedOver(ids: string[]) {
+  const started = await startUnitGitHub()
+  gh = started.gh
+  for (const id of ids) {
+    await handOverJob({
+      outcome: { ending: 'created', job: job(id, 'active'), jobId: id },
+      settings,
+      ask: null,
+      group: null,
+      prompt: 'Document it',
+      creates: true,
+      runner: runner(standInCommit(`Commit for ${id}`)),
+      github: started.session
+    })
+  }
+  return started.session
+}
+
+/** A job service that answers each read from `jobs` (a job, or an error), and counts the reads. */
+function fakeService(jobs: Record<string, Job | Error>) {
+  const reads: string[] = []
+  const service = {
+    getJob: async (id: string) => {
+      reads.push(id)
+      const answer = jobs[id]
+      if (!answer || answer instanceof Error) throw answer ?? notFound(id)
+      return answer
+    },
+    createJob: async () => {
+      throw new Error('no create in these tests')
+    }
+  } as unknown as JobService
+  return { reads, service }
+}
+
+async function report(session: GitHubSession, service: JobService) {
+  const deadline = startDeadline(Date.now() + 60_000, new AbortController().signal)
+  return reportJobs(settings, { reader: service, creator: service }, deadline, { runner: runner(), github: session })
+}
+
+async function states(session: GitHubSession) {
+  const reader = openIndexReader(session, new AbortController().signal)
+  if (!reader) throw new Error('no reader')
+  const index = new JobIndex({
+    octokit: await session.client(),
+    reader,
+    key: settings,
+    host: 'github.com',
+    repository: REPO,
+    projectId: 'docs'
+  })
+  try {
+    return Object.fromEntries((await index.read()).records.map((r) => [r.record.job, r.record.state]))
+  } finally {
+    await reader.close()
+  }
+}
+
+describe('a reporting run', () => {
+  it('tells an ended job once, leaves a working one open, and a second run tells nothing again', async () => {
+    captureLog()
+    const session = await handedOver(['job_1', 'job_2'])
+    const { reads, service } = fakeService({ job_1: job('job_1', 'completed', 31), job_2: job('job_2', 'active') })
+    const run = await report(session, service)
+    expect(run.jobs.map((j) => [j.id, j.status, j.outcome])).toEqual([
+      ['job_1', 'completed', 'told'],
+      ['job_2', 'active', 'working']
+    ])
+    expect(reads).toEqual(['job_1', 'job_2'])
+    expect(await states(session)).toEqual({ job_1: 'final', job_2: 'open' })
+    expect(gh?.threadComments(31)).toHaveLength(1)
+
+    const again = await report(session, service)
+    expect(again.jobs.map((j) => j.id)).toEqual(['job_2'])
+    expect(gh?.threadComments(31)).toHaveLength(1)
+    expect(gh?.statuses.filter((s) => s.state === 'success')).toHaveLength(1)
+  })
+
+  it(`tells a job the service no longer knows only after ${UNKNOWN_AFTER_MISSES} runs in a row read it so`, async () => {
+    const log = captureLog()
+    const session = await handedOver(['job_gone'])
+    const { service } = fakeService({})
+    const outcomes: string[] = []
+    for (let i = 0; i < UNKNOWN_AFTER_MISSES; i++) {
+      outcomes.push(...(await report(session, service)).jobs.map((j) => `${j.status} ${j.outcome}`))
+    }
+    expect(outcomes).toEqual(['unread unread', 'unread unread', 'unknown told'])
+    expect(await states(session)).toEqual({ job_gone: 'final' })
+    expect(log.warnings.filter((w) => w.includes('does not know job job_gone'))).toHaveLength(UNKNOWN_AFTER_MISSES - 1)
+  })
+
+  it('reads no more than its share; the rest are left for the next run', async () => {
+    captureLog()
+    const ids = Array.from({ length: REPORT_JOBS_PER_RUN + 2 }, (_, i) => `job_${i}`)
+    const session = await handedOver(ids)
+    const { reads, service } = fakeService(Object.fromEntries(ids.map((id) => [id, job(id, 'active')])))
+    const run = await report(session, service)
+    expect(reads).toEqual(ids.slice(0, REPORT_JOBS_PER_RUN))
+    expect(run.left).toBe(2)
+  })
+})
