@@ -18,42 +18,16 @@ import { groupWasRead, readAncestry, type GroupKeys, type GroupRun } from './gro
 import { readTwice } from '../github/read-again.js'
 import { pullRequestName, pullRequestUrl } from '../github/pull-request-ref.js'
 import { findNotePlace, openReader, parsePullRequestLink } from '../github/note-place.js'
-import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
+import type { PullRequestRef } from '../github/pull-request-details.js'
 import { asObject, text } from '../github/json-shape.js'
 import type { Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
-import { wordWriteFailure } from '../github/post-note.js'
+import { wordWriteFailure, writeTwice } from '../github/post-note.js'
 import { Input } from '../inputs/action-names.js'
-import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './group-status.js'
 import type { GitHubRun } from '../github/session.js'
-
-const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
-
-/**
- * Runs a GitHub write within its time limit (held for the whole call, see timeLimit), once more when
- * GitHub answered with a server error or the connection failed: a write GitHub refused (4xx) is not
- * tried again. The second try stays within `signal` (the ending's bound).
- */
-export async function writeTwice<T>(signal: AbortSignal, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const once = async (): Promise<T> => {
-    const limit = timeLimit(requestTimeoutMs, signal)
-    try {
-      return await call(limit.signal)
-    } finally {
-      limit.clear()
-    }
-  }
-  try {
-    return await once()
-  } catch (error) {
-    const status = (error as { status?: unknown }).status
-    if (signal.aborted || (typeof status === 'number' && status < 500)) throw error
-    return once()
-  }
-}
 
 /** Puts the group's label on the pull request its note names (GitHub makes the label if the repository has none). */
 export async function labelGroupPullRequest(

@@ -246,3 +246,14 @@ function recordText(record: JobRecord): string {
 export function openIndexReader(github: GitHubSession, signal: AbortSignal): GitHubReader | null {
   return github.reader(LIMITS, signal)
 }
+
+/** The repository's job index through the run's session: its writing client, and the reader the caller opened (and closes). */
+export async function openJobIndex(
+  github: Pick<GitHubSession, 'client' | 'serverUrl'>,
+  reader: GitHubReader,
+  { key, repository }: { key: RecordKey & { projectId: string }; repository: string }
+): Promise<{ index: JobIndex; octokit: Octokit }> {
+  const octokit = await github.client()
+  const host = new URL(github.serverUrl).host
+  return { octokit, index: new JobIndex({ octokit, reader, key, host, repository, projectId: key.projectId }) }
+}

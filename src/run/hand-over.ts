@@ -10,7 +10,7 @@ import { gitHubIsSilent } from '../github/silence.js'
 import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
 import { commitOfRun, setCommitStatus, statusOfJob } from '../report/commit-status.js'
-import { JobIndex, openIndexReader, INDEX_TITLE } from '../report/job-index.js'
+import { openJobIndex, openIndexReader, INDEX_TITLE } from '../report/job-index.js'
 import { describeGitHubError } from '../github/live-comment.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
@@ -84,16 +84,7 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
   const reader = openIndexReader(handOver.github, limit.signal)
   try {
     if (!reader) return
-    const octokit = await handOver.github.client()
-    const { serverUrl } = handOver.github
-    const index = new JobIndex({
-      octokit,
-      reader,
-      key: settings,
-      host: new URL(serverUrl).host,
-      repository,
-      projectId: settings.projectId
-    })
+    const { index, octokit } = await openJobIndex(handOver.github, reader, { key: settings, repository })
     const issue = await index.findOrMakeIssue(limit.signal)
     await index.add(issue, record, limit.signal)
     log.info(
@@ -107,7 +98,7 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
         repository,
         commit: record.commit,
         status,
-        targetUrl: runLink(serverUrl, repository, runner.runId),
+        targetUrl: runLink(handOver.github.serverUrl, repository, runner.runId),
         signal: limit.signal
       })
     }

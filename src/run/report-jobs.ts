@@ -6,7 +6,7 @@
 // updated) also looks past its share for the job that opened that pull request, and tells it at once.
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
-import { JobIndex, openIndexReader, type IndexedRecord } from '../report/job-index.js'
+import { openJobIndex, openIndexReader, type IndexedRecord } from '../report/job-index.js'
 import type { ReportedRow } from '../report/reporting-summary.js'
 import { wordServiceFailure } from '../report/service-failure-words.js'
 import { ActionError } from '../runtime/errors.js'
@@ -60,16 +60,7 @@ export async function reportJobs(
   const reader = openIndexReader(github, signal)
   if (!reader) throw new ActionError('GITHUB_API_URL is not an address the token may go to: nothing can be reported.')
   try {
-    const octokit = await github.client()
-    const { serverUrl } = github
-    const index = new JobIndex({
-      octokit,
-      reader,
-      key: settings,
-      host: new URL(serverUrl).host,
-      repository,
-      projectId: settings.projectId
-    })
+    const { index, octokit } = await openJobIndex(github, reader, { key: settings, repository })
     const found = await index.read()
     const pending = found.records.filter(({ record }) => record.state !== 'final')
     const share = pending.slice(0, REPORT_JOBS_PER_RUN)

@@ -8,7 +8,7 @@
 import type { GitHubRun } from '../github/session.js'
 import { gitHubIsSilent } from '../github/silence.js'
 import type { Settings } from '../inputs/settings.js'
-import { JobIndex, openIndexReader } from '../report/job-index.js'
+import { openJobIndex, openIndexReader } from '../report/job-index.js'
 import { describeGitHubError } from '../github/live-comment.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
@@ -56,17 +56,8 @@ export async function claimRecordsOfJob(
     )
   try {
     if (!reader) return NOTHING
-    const octokit = await github.client()
     const { repository } = runner
-    const { serverUrl } = github
-    const index = new JobIndex({
-      octokit,
-      reader,
-      key: settings,
-      host: new URL(serverUrl).host,
-      repository,
-      projectId: settings.projectId
-    })
+    const { index, octokit } = await openJobIndex(github, reader, { key: settings, repository })
     const found = await index.read()
     const open = found.records.filter(({ record }) => record.job === job.id && record.state === 'open')
     if (found.issue === null || open.length === 0) {
