@@ -1,0 +1,113 @@
+// Telling one handed-over job's ending exactly once, on the stand-in GitHub: the record is read again
+// right before (one another run told meanwhile is done), a reaction claims the telling (one another
+// run holds is left to it), and the record is marked final last.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { readRunner } from '../../../src/github/runner.js'
+import type { GitHubSession } from '../../../src/github/session.js'
+import type { Settings } from '../../../src/inputs/settings.js'
+import { JobIndex, openIndexReader } from '../../../src/report/job-index.js'
+import { handOverJob } from '../../../src/run/hand-over.js'
+import { reportPlaceOf, tellRecordedEnding } from '../../../src/run/report-job.js'
+import type { Job } from '../../../src/service/job-record.js'
+import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+
+const REPO = 'octo-org/docs-site'
+const settings = {
+  dryRun: false,
+  wait: false,
+  githubToken: 'ghs_unit',
+  apiKey: 'svc_unit_key',
+  projectId: 'docs',
+  noteTrigger: '/docs',
+  baseUrl: 'https://api.example.com'
+} as Settings
+const job = (status: string): Job => ({
+  id: 'job_9',
+  status,
+  model: null,
+  sourceRepository: 'https://github.com/octo-org/docs-site',
+  sourceRef: null,
+  prLink: status === 'completed' ? 'https://github.com/octo-org/docs-site/pull/31' : null,
+  createdAt: null,
+  archivedAt: null
+})
+const runner = readRunner({ GITHUB_REPOSITORY: REPO, GITHUB_RUN_ID: '42', GITHUB_EVENT_NAME: 'workflow_dispatch' })
+
+let gh: StandInGitHub | undefined
+const closing: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close()
+  await gh?.close()
+  gh = undefined
+  vi.restoreAllMocks()
+})
+
+/** A reporting run's place, over an index where an earlier run handed job_9 over; and the record as it read it. */
+async function place(session: GitHubSession) {
+  const reader = openIndexReader(session, new AbortController().signal)
+  if (!reader) throw new Error('no reader')
+  closing.push(() => reader.close())
+  const octokit = await session.client()
+  const index = new JobIndex({
+    octokit,
+    reader,
+    key: settings,
+    host: 'github.com',
+    repository: REPO,
+    projectId: 'docs'
+  })
+  const found = await index.read()
+  const signal = new AbortController().signal
+  const at = reportPlaceOf({
+    octokit,
+    reader,
+    index,
+    issue: found.issue ?? 0,
+    settings,
+    signal,
+    runner,
+    github: session
+  })
+  const indexed = found.records[0]
+  if (!indexed) throw new Error('no record')
+  return { at, indexed }
+}
+
+async function handedOver() {
+  const started = await startUnitGitHub()
+  gh = started.gh
+  await handOverJob({
+    outcome: { ending: 'created', job: job('active'), jobId: 'job_9' },
+    settings,
+    ask: null,
+    group: null,
+    prompt: 'Document it',
+    creates: true,
+    runner,
+    github: started.session
+  })
+  return started.session
+}
+
+describe("telling a handed-over job's ending", () => {
+  it('is told by the first of two runs that read the record open; the second finds it done', async () => {
+    captureLog()
+    const session = await handedOver()
+    const first = await place(session)
+    const second = await place(session)
+    expect(await tellRecordedEnding(first.at, first.indexed, { job: job('completed') })).toBe('told')
+    expect(await tellRecordedEnding(second.at, second.indexed, { job: job('completed') })).toBe('done')
+    expect(gh?.threadComments(31)).toHaveLength(1)
+  })
+
+  it('is left to the run that holds a live claim: nothing is told twice', async () => {
+    captureLog()
+    const session = await handedOver()
+    const first = await place(session)
+    const second = await place(session)
+    // The first run has claimed the record (its reaction) and is telling it now.
+    await first.at.index.claim(first.indexed.commentId, first.at.signal)
+    expect(await tellRecordedEnding(second.at, second.indexed, { job: job('completed') })).toBe('claimed')
+    expect(gh?.threadComments(31)).toEqual([])
+  })
+})
