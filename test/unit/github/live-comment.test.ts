@@ -240,7 +240,7 @@ describe('the live comment through the action’s client, on the stand-in GitHub
 
   it('a post GitHub made but answered too late is found by its marker on the thread, and edited: one comment', async () => {
     captureLog()
-    const started = await startUnitGitHub({ delays: { 'comment-create': { ms: 10_000 } } })
+    const started = await startUnitGitHub({ delays: { 'comment-create': { ms: 30_000 } } })
     gh = started.gh
     const { octokit } = started
     const issue = { owner: 'octo-org', repo: 'docs-site', issue_number: 12 }
@@ -254,7 +254,7 @@ describe('the live comment through the action’s client, on the stand-in GitHub
       },
       what: 'reply',
       where: 'issue #12',
-      requestTimeoutMs: 500,
+      requestTimeoutMs: 1500,
       access: { tokenInput: 'githubToken', needs: '"issues: write" and "pull-requests: write"' }
     })
     const posted = comment.post({ octokit }, 'started')

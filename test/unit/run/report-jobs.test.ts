@@ -164,3 +164,89 @@ describe('a reporting run', () => {
     expect(run.left).toBe(2)
   })
 })
+
+describe('a queued create (the rate limit refused it in a run that handed it over)', () => {
+  /** The stand-in GitHub with one queued create, left as a run with wait: false leaves it. */
+  async function queued() {
+    const started = await startUnitGitHub()
+    gh = started.gh
+    await handOverJob({
+      outcome: { ending: 'error', job: null, jobId: '', reason: 'rate limited', failure: 'notTaken' },
+      settings,
+      ask: null,
+      group: null,
+      prompt: 'Document the retry flag',
+      creates: true,
+      runner: runner(),
+      github: started.session
+    })
+    return started.session
+  }
+
+  /** A creator that answers each create in turn from `answers`, and records the prompts it was sent. */
+  function creator(answers: (Job | Error)[]) {
+    const prompts: string[] = []
+    const service = {
+      createJob: async (prompt: string) => {
+        prompts.push(prompt)
+        const answer = answers.shift()
+        if (!answer || answer instanceof Error) throw answer ?? new Error('no more answers')
+        return answer
+      },
+      getJob: async (id: string) => job(id, 'active')
+    } as unknown as JobService
+    return { prompts, service }
+  }
+  const refusedByRateLimit = () =>
+    new ServiceError({
+      kind: 'notTaken',
+      operation: 'create',
+      jobId: null,
+      problem: { what: 'rateLimited' },
+      place: { projectId: 'docs', baseUrl: 'https://api.example.com' },
+      retryAfterMs: 3_600_000
+    })
+  const lost = () =>
+    new ServiceError({
+      kind: 'uncertain',
+      operation: 'create',
+      jobId: null,
+      problem: { what: 'noAnswer', detail: 'socket hang up' },
+      place: { projectId: 'docs', baseUrl: 'https://api.example.com' }
+    })
+  const reportWith = (session: GitHubSession, service: JobService) => {
+    const deadline = startDeadline(Date.now() + 60_000, new AbortController().signal)
+    return reportJobs(settings, { reader: service, creator: service }, deadline, { runner: runner(), github: session })
+  }
+
+  it('is created once with its prompt, then reported like the others', async () => {
+    captureLog()
+    const session = await queued()
+    const { prompts, service } = creator([job('job_q', 'active')])
+    expect((await reportWith(session, service)).jobs.map((j) => [j.id, j.outcome])).toEqual([['job_q', 'working']])
+    expect(await states(session)).toEqual({ job_q: 'open' })
+    await reportWith(session, service)
+    expect(prompts).toEqual(['Document the retry flag'])
+  })
+
+  it("refused again by the rate limit: stays queued, and is not tried before the service's Retry-After", async () => {
+    captureLog()
+    const session = await queued()
+    const { prompts, service } = creator([refusedByRateLimit(), job('job_q', 'active')])
+    expect((await reportWith(session, service)).jobs.map((j) => j.outcome)).toEqual(['queued'])
+    expect((await reportWith(session, service)).jobs.map((j) => j.outcome)).toEqual(['queued'])
+    expect(prompts).toHaveLength(1)
+  })
+
+  it('a create whose answer was lost is never sent again: its ending is told as unknown', async () => {
+    captureLog()
+    const session = await queued()
+    const { prompts, service } = creator([lost(), job('job_q', 'active')])
+    expect((await reportWith(session, service)).jobs.map((j) => [j.status, j.outcome])).toEqual([
+      ['not created', 'told']
+    ])
+    // Told: nothing is pending for the next run, and nothing is sent again.
+    expect((await reportWith(session, service)).jobs).toEqual([])
+    expect(prompts).toHaveLength(1)
+  })
+})
