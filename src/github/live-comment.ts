@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { Octokit } from './octokit.js'
 import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
-import { neutralise } from '../safety/neutralise.js'
+import { describeWriteFailure, type WriteAccess } from './write-failure.js'
 import { ENDING_GITHUB_MS } from './ending-bound.js'
 
 /** What this action reads of a comment it posted. */
@@ -47,7 +47,8 @@ export interface LiveCommentOptions<C extends { octokit: Octokit }> {
   /** Each GitHub call's own time limit. */
   requestTimeoutMs: number
   /** The token's input (githubToken), named in the warning when GitHub refused it. */
-  tokenInput: string
+  /** Who writes, and what a refused write needs: the warning when a call fails says it. */
+  access: WriteAccess
   /**
    * The hidden marker the first post carries, to find the comment again when GitHub's answer was
    * lost; by default one made for this comment alone (`<!-- docs-agent-<what>: <uuid> -->`).
@@ -104,7 +105,7 @@ export interface LiveComment<C extends { octokit: Octokit }> {
 
 /** Keeps one comment showing the newest body (see the file's opening comment). */
 export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCommentOptions<C>): LiveComment<C> {
-  const { place, what, where, requestTimeoutMs, tokenInput } = options
+  const { place, what, where, requestTimeoutMs, access } = options
   const stamp = options.stamp ?? ((body: string) => body)
   // Aborted once finish has had its grace: whatever call is still waiting then gives up.
   const over = new AbortController()
@@ -112,7 +113,7 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
   /** Whether the last call that failed may succeed if made again: no answer, or GitHub's own trouble (5xx). */
   let lastFailureTransient = false
   const call = <T>(doing: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> =>
-    attempt(doing, request, { requestTimeoutMs, over: over.signal, done, what, tokenInput }, (error) => {
+    attempt(doing, request, { requestTimeoutMs, over: over.signal, done, what, access }, (error) => {
       const { status, response } = error as { status?: unknown; response?: unknown }
       lastFailureTransient = response === undefined || (typeof status === 'number' && status >= 500)
     })
@@ -299,10 +300,10 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
 async function attempt<T>(
   doing: string,
   request: (signal: AbortSignal) => Promise<T>,
-  bounds: { requestTimeoutMs: number; over: AbortSignal; done: Error; what: string; tokenInput: string },
+  bounds: { requestTimeoutMs: number; over: AbortSignal; done: Error; what: string; access: WriteAccess },
   onFailure: (error: unknown) => void
 ): Promise<T | undefined> {
-  const { requestTimeoutMs, over, done, what, tokenInput } = bounds
+  const { requestTimeoutMs, over, done, what, access } = bounds
   // Held for the whole call (see timeLimit): a timeout signal held by a combined signal alone may be lost.
   let limit: TimeLimit | undefined
   try {
@@ -312,30 +313,11 @@ async function attempt<T>(
   } catch (error) {
     onFailure(error)
     if (over.reason === done) log.debug(`Stopped waiting to ${doing}: the ${what} says how the run ended.`)
-    else log.warning(`Could not ${doing}: ${describeGitHubError(error, tokenInput)} The job is not affected.`)
+    else log.warning(`Could not ${doing}: ${describeWriteFailure(error, access)} The job is not affected.`)
     return undefined
   } finally {
     limit?.clear()
   }
-}
-
-/**
- * A GitHub API error as a sentence, with the likely fix (`tokenInput`: the token's input, githubToken);
- * never the token, should a server echo it.
- */
-export function describeGitHubError(error: unknown, tokenInput: string): string {
-  const message = neutralise(error instanceof Error ? error.message : String(error))
-  const { name, status, response } = error as { name?: unknown; status?: unknown; response?: unknown }
-  if (name !== 'HttpError' || typeof status !== 'number') return `${message}.`
-  // Octokit reports a request that got no answer as status 500 without a response.
-  if (!response) return `no answer from GitHub (${message}).`
-  const hint =
-    status === 401
-      ? ` GitHub rejected ${tokenInput}: leave it at its default, \${{ github.token }}, or pass a token that is still valid.`
-      : status === 403 || status === 404
-        ? ` Check that ${tokenInput} may write to issues and pull requests: the workflow needs "issues: write" and "pull-requests: write" in its permissions block.`
-        : ''
-  return `HTTP ${status} (${message}).${hint}`
 }
 
 /** Resolves null when `signal` aborts: for a wait that must not outlast it. */

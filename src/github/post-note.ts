@@ -7,9 +7,7 @@ import type { PullRequestRef } from './pull-request-details.js'
 import { AGENT_PULL_REQUEST_READS } from './pull-request-details.js'
 import type { Octokit } from './octokit.js'
 import type { GitHubSession } from './session.js'
-import { failureClause, ReadFailure } from './read-failure.js'
 import { timeLimit } from '../runtime/deadline.js'
-import { neutralise } from '../safety/neutralise.js'
 import { EndingOver } from './ending-bound.js'
 
 const { requestTimeoutMs } = AGENT_PULL_REQUEST_READS
@@ -70,18 +68,4 @@ export async function writeTwice<T>(signal: AbortSignal, call: (signal: AbortSig
 /** Why a note was not left when the end of the run's time for GitHub cut it (ending-bound.ts), else null. */
 export function noteCutBy(signal: AbortSignal): string | null {
   return signal.reason instanceof EndingOver ? signal.reason.message : null
-}
-
-/**
- * Why a write to GitHub (a note, a label, an edit of one) failed, as a sentence: what GitHub said, and
- * the permission a 403 or 404 usually means (`tokenInput`: the token's input, githubToken).
- */
-export function wordWriteFailure(error: unknown, tokenInput: string): string {
-  if (error instanceof ReadFailure) return `${failureClause(error, tokenInput)}.`
-  const { status, message } = error as { status?: unknown; message?: unknown }
-  const said = neutralise(typeof message === 'string' ? message : String(error), 200)
-  if (status === 403 || status === 404) {
-    return `HTTP ${status} (${said}); the token may not write there: the workflow needs "pull-requests: write" on that repository.`
-  }
-  return typeof status === 'number' ? `HTTP ${status} (${said}).` : `${said}.`
 }

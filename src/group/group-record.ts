@@ -22,7 +22,9 @@ import type { PullRequestRef } from '../github/pull-request-details.js'
 import { asObject, text } from '../github/json-shape.js'
 import type { Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
-import { wordWriteFailure, writeTwice } from '../github/post-note.js'
+import { writeTwice } from '../github/post-note.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
 import { Input } from '../inputs/action-names.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -50,7 +52,7 @@ export async function labelGroupPullRequest(
     log.info(`Labelled ${where} ${groupLabel(group)}: later runs with ${Input.group} ${group} find it by that label.`)
   } catch (error) {
     log.warning(
-      `Could not label ${where} ${groupLabel(group)}: ${wordWriteFailure(error, Input.githubToken)} The next run with ${Input.group} ${group} ` +
+      `Could not label ${where} ${groupLabel(group)}: ${describeWriteFailure(error, WRITE_ACCESS.pullRequest)} The next run with ${Input.group} ${group} ` +
         `does not find it and creates a job of its own: add the label ${groupLabel(group)} to ${where} by hand.`
     )
   }
@@ -125,7 +127,7 @@ export async function moveGroupMark(
   } catch (error) {
     log.warning(
       `Could not update the note on ${where} to say the docs cover the changes up to ${short}: ` +
-        `${wordWriteFailure(error, Input.githubToken)} The next run of group ${name} sends this run's changes to the job again.`
+        `${describeWriteFailure(error, WRITE_ACCESS.pullRequest)} The next run of group ${name} sends this run's changes to the job again.`
     )
   } finally {
     await reader?.close()
@@ -181,7 +183,7 @@ export async function tellDocsCodeClosed(
     )
     return { docs, untold: null }
   } catch (error) {
-    return { docs, untold: wordWriteFailure(error, Input.githubToken) }
+    return { docs, untold: describeWriteFailure(error, WRITE_ACCESS.pullRequest) }
   }
 }
 

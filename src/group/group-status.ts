@@ -1,6 +1,7 @@
 // The one comment on a code pull request that shows its docs, for a group: which docs pull request,
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
 // run goes (github/live-comment.ts), and found again on later runs.
+import { WRITE_ACCESS } from '../inputs/write-access.js'
 import { codePullRequestOf } from './group-job.js'
 import { groupStatusMarker, statusSignature } from './group-status-marker.js'
 import { groupWasRead, type GroupKeys, type GroupRun } from './group-lookup.js'
@@ -10,7 +11,6 @@ import type { Octokit } from '../github/octokit.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { keepLiveComment, type CommentPlace } from '../github/live-comment.js'
-import { Input } from '../inputs/action-names.js'
 import type { GitHubRun } from '../github/session.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
@@ -112,7 +112,7 @@ export function startGroupStatusComment(
     what: 'docs status',
     where: `pull request #${number}`,
     requestTimeoutMs: STATUS_CALL_MS,
-    tokenInput: Input.githubToken
+    access: WRITE_ACCESS.pullRequest
   })
   let posted: Promise<unknown> = Promise.resolve()
   let first = true

@@ -19,7 +19,9 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from './run-ending.js'
 import { groupMarker } from '../group/group-job.js'
 import { labelGroupPullRequest } from '../group/group-record.js'
-import { noteCutBy, postNote, wordWriteFailure } from '../github/post-note.js'
+import { noteCutBy, postNote } from '../github/post-note.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
 import { mayReadAgain } from '../github/read-again.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
@@ -108,7 +110,7 @@ export async function leaveAgentNote({
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const cut = noteCutBy(signal)
-    const why = cut ? `${cut}.` : wordWriteFailure(error, Input.githubToken)
+    const why = cut ? `${cut}.` : describeWriteFailure(error, WRITE_ACCESS.pullRequest)
     if (group) {
       log.warning(
         `Could not leave group ${group.name}'s note on ${where} naming job ${jobId}: ${why} The group's next run does ` +

@@ -11,7 +11,9 @@ import { changeLine, type PullRequestDetails } from '../github/pull-request-deta
 import { isFinal } from '../service/job-record.js'
 import { isSourceOf } from '../request/agent-pull-request.js'
 import { parsePullRequestLink } from '../github/note-place.js'
-import { describeGitHubError, keepLiveComment, type CommentPlace, type LiveComment } from '../github/live-comment.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
+import { keepLiveComment, type CommentPlace, type LiveComment } from '../github/live-comment.js'
 import type { GitHubSession } from '../github/session.js'
 import { threadRecord, describeUnrecordedEnding } from './thread-record.js'
 import type { Settings } from '../inputs/settings.js'
@@ -119,7 +121,7 @@ export function startCommentReplies(
     what: 'reply',
     where,
     requestTimeoutMs: REPLY_CALL_MS,
-    tokenInput: Input.githubToken,
+    access: WRITE_ACCESS.thread,
     stamp: record.stamp
   })
   let start: (post: boolean) => void = () => {}
@@ -137,7 +139,7 @@ export function startCommentReplies(
     return loaded
   })().catch((error: unknown) => {
     log.warning(
-      `Could not answer on the ${where}: ${describeGitHubError(error, Input.githubToken)} The job is not affected.`
+      `Could not answer on the ${where}: ${describeWriteFailure(error, WRITE_ACCESS.thread)} The job is not affected.`
     )
     return null
   })

@@ -11,14 +11,14 @@ import type { Runner } from '../github/runner.js'
 import type { Settings } from '../inputs/settings.js'
 import { commitOfRun, setCommitStatus, statusOfJob } from '../report/commit-status.js'
 import { openJobIndex, openIndexReader, INDEX_TITLE } from '../report/job-index.js'
-import { describeGitHubError } from '../github/live-comment.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { CommentAsk } from './comment-ask.js'
 import type { GitHubSession } from '../github/session.js'
-import { Input } from '../inputs/action-names.js'
 
 /** The hand-over's GitHub calls together (the index's listing, maybe its issue, the record, the status). */
 export const HAND_OVER_MS = 10_000
@@ -105,8 +105,8 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
   } catch (error) {
     // A warning, not a notice: the reply on a thread has said that the ending will be posted there.
     log.warning(
-      `Could not leave the record of ${what} for a reporting run: ${describeGitHubError(error, Input.githubToken)} ` +
-        `The workflow needs "issues: write" (and "statuses: write" for the commit's status). Its ending is not reported.`
+      `Could not leave the record of ${what} for a reporting run: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
+        'Its ending is not reported.'
     )
   } finally {
     limit.clear()

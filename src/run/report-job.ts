@@ -16,13 +16,13 @@ import { agentPullRequestShown } from '../report/agent-pull-request-shown.js'
 import { writeOutcomeReply } from '../report/comment-reply.js'
 import { setCommitStatus, statusOfJob } from '../report/commit-status.js'
 import type { IndexedRecord, JobIndex, JobRecord } from '../report/job-index.js'
-import { describeGitHubError } from '../github/live-comment.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import type { Job } from '../service/job-record.js'
 import type { GitHubSession } from '../github/session.js'
-import { Input } from '../inputs/action-names.js'
 
 /**
  * A claim older than this was left by a run that never finished (a reporter cancelled after its
@@ -171,7 +171,7 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
     log.info(`Told the ending of job ${record.job} on ${where}.`)
   } catch (error) {
     log.warning(
-      `Could not tell the ending of job ${record.job} on ${where}: ${describeGitHubError(error, Input.githubToken)}`
+      `Could not tell the ending of job ${record.job} on ${where}: ${describeWriteFailure(error, WRITE_ACCESS.thread)}`
     )
   } finally {
     limit.clear()
@@ -192,7 +192,7 @@ async function completeCommitStatus(place: ReportPlace, record: JobRecord, statu
   } catch (error) {
     log.warning(
       `Could not complete the status of commit ${record.commit.slice(0, 7)} for job ${record.job}: ` +
-        `${describeGitHubError(error, Input.githubToken)} The workflow needs "statuses: write".`
+        describeWriteFailure(error, WRITE_ACCESS.status)
     )
   }
 }

@@ -9,13 +9,13 @@ import type { GitHubRun } from '../github/session.js'
 import { gitHubIsSilent } from '../github/silence.js'
 import type { Settings } from '../inputs/settings.js'
 import { openJobIndex, openIndexReader } from '../report/job-index.js'
-import { describeGitHubError } from '../github/live-comment.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
 import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import type { IndexedRecord } from '../report/job-index.js'
 import { claimRecord, reportPlaceOf, tellClaimed } from './report-job.js'
-import { Input } from '../inputs/action-names.js'
 
 /** The settling's GitHub calls together: the index's listing and comments, then each record's telling. */
 export const SETTLE_MS = 15_000
@@ -51,7 +51,7 @@ export async function claimRecordsOfJob(
   }
   const failed = (error: unknown) =>
     log.notice(
-      `Could not tell the ending of job ${job.id} where an earlier run handed it over: ${describeGitHubError(error, Input.githubToken)} ` +
+      `Could not tell the ending of job ${job.id} where an earlier run handed it over: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
         'A reporting run tells it.'
     )
   try {

@@ -100,7 +100,7 @@ function live(thread: ReturnType<typeof fakeThread>, values: { requestTimeoutMs?
     what: 'reply',
     where: 'issue #1',
     requestTimeoutMs: values.requestTimeoutMs ?? 10_000,
-    tokenInput: 'githubToken',
+    access: { tokenInput: 'githubToken', needs: '"issues: write" and "pull-requests: write"' },
     marker: values.marker ?? '<!-- docs-agent-reply: m1 -->'
   })
 }
@@ -210,7 +210,7 @@ describe('the live comment', () => {
     await finish(comment, 'done', posted)
     expect(thread.calls).toEqual(['post started\n<!-- docs-agent-reply: m1 -->', 'post done'])
     expect(log.warnings[0]).toMatch(
-      /^Could not reply on the issue #1: HTTP 403 \(Resource not accessible by integration\)\. Check that githubToken may write to issues and pull requests/
+      /^Could not reply on the issue #1: HTTP 403 \(Resource not accessible by integration\)\. Check that githubToken may write there: the workflow needs "issues: write" and "pull-requests: write"/
     )
   })
 
@@ -255,7 +255,7 @@ describe('the live comment through the action’s client, on the stand-in GitHub
       what: 'reply',
       where: 'issue #12',
       requestTimeoutMs: 1500,
-      tokenInput: 'githubToken'
+      access: { tokenInput: 'githubToken', needs: '"issues: write" and "pull-requests: write"' }
     })
     const posted = comment.post({ octokit }, 'started')
     await posted

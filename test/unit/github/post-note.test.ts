@@ -1,9 +1,8 @@
-// A note posted as one comment through the run's session (on the stand-in GitHub), and the sentence
-// a failed write is told with: what GitHub said, and the permission a 403 or 404 usually means.
+// A note posted as one comment through the run's session (on the stand-in GitHub), and where the
+// end of the run's time for GitHub cut it.
 import { afterEach, describe, expect, it } from 'vitest'
 import { EndingOver } from '../../../src/github/ending-bound.js'
-import { noteCutBy, postNote, wordWriteFailure } from '../../../src/github/post-note.js'
-import { ReadFailure } from '../../../src/github/read-failure.js'
+import { noteCutBy, postNote } from '../../../src/github/post-note.js'
 import { startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const PR = { owner: 'octo-org', repo: 'docs-site', number: 31 }
@@ -45,31 +44,5 @@ describe('postNote', () => {
     const cancelled = new AbortController()
     cancelled.abort(new Error('cancelled'))
     expect(noteCutBy(cancelled.signal)).toBeNull()
-  })
-})
-
-describe('wordWriteFailure', () => {
-  const http = (status: number, message: string) => Object.assign(new Error(message), { status })
-
-  it.each([
-    [
-      http(403, 'Resource not accessible by integration'),
-      /^HTTP 403 \(Resource not accessible by integration\); the token may not write there: the workflow needs "pull-requests: write" on that repository\.$/
-    ],
-    [http(404, 'Not Found'), /^HTTP 404 \(Not Found\); the token may not write there/],
-    [http(502, 'Bad Gateway'), /^HTTP 502 \(Bad Gateway\)\.$/],
-    [new Error('socket hang up'), /^socket hang up\.$/],
-    [
-      new ReadFailure('forbidden', "the pull request's comments", 'pull-requests: read', { status: 403 }),
-      /^the pull request's comments: the token lacks "pull-requests: read" \(HTTP 403\)/
-    ]
-  ])('words %s', (error, sentence) => {
-    expect(wordWriteFailure(error, 'githubToken')).toMatch(sentence)
-  })
-
-  it("never carries GitHub's text as a workflow command or over many lines", () => {
-    const said = wordWriteFailure(http(500, 'oops\n::error::injected\r\nmore'), 'githubToken')
-    expect(said).not.toMatch(/[\r\n]/)
-    expect(said.startsWith('HTTP 500 (')).toBe(true)
   })
 })

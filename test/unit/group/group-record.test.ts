@@ -226,7 +226,7 @@ describe('the docs pull request told its code pull request closed', () => {
     const code = { pr: { owner: 'octo-org', repo: 'docs-site', number: 7 }, closed: true, merged: true }
     const told = await tellDocsCodeClosed({ code, group }, signal(), onGitHub(dispatch(THREE), session))
     expect(told.untold).toMatch(
-      /^HTTP 403 \(Resource not accessible by integration[^)]*\); the token may not write there/
+      /^HTTP 403 \(Resource not accessible by integration[^)]*\)\. Check that githubToken may write there/
     )
     expect(gh?.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
   })

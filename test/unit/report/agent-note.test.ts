@@ -112,7 +112,7 @@ describe("the note on the agent's pull request", () => {
     await note({}, { faults: { 'comment-create': { status: 403, message: 'Resource not accessible by integration' } } })
     expect(gh?.threadComments(31)).toEqual([])
     expect(log.text).toMatch(
-      /::notice::Could not leave a note on pull request #31 of octo-org\/docs-site naming job job_7: HTTP 403 \(Resource not accessible by integration[^)]*\); the token may not write there: the workflow needs "pull-requests: write" on that repository\. A later \/docs comment there then starts a new job instead of a follow-up\. The run is not affected\./
+      /::notice::Could not leave a note on pull request #31 of octo-org\/docs-site naming job job_7: HTTP 403 \(Resource not accessible by integration[^)]*\)\. Check that githubToken may write there: the workflow needs "pull-requests: write" on that repository in its permissions block\. A later \/docs comment there then starts a new job instead of a follow-up\. The run is not affected\./
     )
   })
 

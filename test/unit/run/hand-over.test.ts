@@ -155,7 +155,7 @@ describe('handing the job over', () => {
     await handOverJob(handOver({}, started.session))
     expect(log.warnings).toEqual([
       expect.stringMatching(
-        /^Could not leave the record of job job_9 for a reporting run: HTTP 403 .* The workflow needs "issues: write" \(and "statuses: write" for the commit's status\)\. Its ending is not reported\.$/
+        /^Could not leave the record of job job_9 for a reporting run: HTTP 403 .* the workflow needs "issues: write" \(and "statuses: write" for the commit's status\) in its permissions block\. Its ending is not reported\.$/
       )
     ])
     expect(gh.statuses).toEqual([])
