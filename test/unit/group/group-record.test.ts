@@ -1,7 +1,7 @@
 // What a run with a group leaves on the stand-in GitHub once it has ended: the group's mark moved on
 // its docs pull request's note only after a delivered message and only forward (another run's later
 // mark stays), and the docs pull request told when its code pull request was merged or closed.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { groupMarker, markedGroups } from '../../../src/group/group-job.js'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
 import { moveGroupMark, recordGroupRun, tellDocsCodeClosed } from '../../../src/group/group-record.js'
@@ -12,12 +12,11 @@ import type { GitHubSession } from '../../../src/github/session.js'
 import {
   changedFile,
   pullRequestEvent,
-  removeEventFiles,
   standInCommit,
   writeEventFile,
   type Options
 } from '../../support/stand-in-github.js'
-import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const KEYS = { githubToken: 'ghs_unit', apiKey: 'svc_unit_key', projectId: 'docs' }
 const REPO = 'octo-org/docs-site'
@@ -31,12 +30,7 @@ const dispatch = (sha: string) =>
   readRunner({ GITHUB_REPOSITORY: REPO, GITHUB_SHA: sha, GITHUB_EVENT_NAME: 'workflow_dispatch' })
 
 let gh: StandInGitHub | undefined
-afterEach(async () => {
-  await gh?.close()
-  gh = undefined
-  vi.restoreAllMocks()
-  removeEventFiles()
-})
+cleanUpAfterEach()
 
 /** The stand-in with the group's note on #31 at `mark`, and the group as this run's look-up found it. */
 async function world(mark: string, covers: string, options: Options = {}) {

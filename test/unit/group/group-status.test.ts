@@ -1,14 +1,14 @@
 // The one comment a group keeps on its code pull request, on the stand-in GitHub: posted once, found
 // again by later runs by its signed marker among the action's own comments only, and edited; and the
 // reading of which group's comment is there (for /docs on the code pull request), signature verified.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
 import { startGroupStatusComment, type GroupStatus } from '../../../src/group/group-status.js'
 import { findStatusGroup, groupStatusMarker, statusSignature } from '../../../src/group/group-status-marker.js'
 import type { Author } from '../../../src/github/author.js'
 import { readRunner } from '../../../src/github/runner.js'
-import { pullRequestEvent, removeEventFiles, writeEventFile } from '../../support/stand-in-github.js'
-import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+import { pullRequestEvent, writeEventFile } from '../../support/stand-in-github.js'
+import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const KEYS = { githubToken: 'ghs_unit', apiKey: 'svc_unit_key', projectId: 'docs' }
 const REPO = 'octo-org/docs-site'
@@ -43,12 +43,7 @@ const signedMarker = groupStatusMarker(
 )
 
 let gh: StandInGitHub | undefined
-afterEach(async () => {
-  await gh?.close()
-  gh = undefined
-  vi.restoreAllMocks()
-  removeEventFiles()
-})
+cleanUpAfterEach()
 
 /** One run's comment: shown at once, then finished with `final`. */
 async function oneRun(session: Parameters<typeof startGroupStatusComment>[2]['github'], final: GroupStatus) {

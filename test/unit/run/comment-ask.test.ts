@@ -1,21 +1,16 @@
 // The first stage of a comment-triggered run, on the stand-in GitHub: the comment that asked, read
 // from the event, its instruction with credentials blanked, and the reply on its thread started at
 // once; a comment that asks nothing, or by someone not allowed, starts nothing and says why.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import { readCommentAsk } from '../../../src/run/comment-ask.js'
-import { issueCommentEvent, removeEventFiles, writeEventFile } from '../../support/stand-in-github.js'
-import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+import { issueCommentEvent, writeEventFile } from '../../support/stand-in-github.js'
+import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const COMMENT_SETTINGS = { trigger: '/docs', allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'] }
 
 let gh: StandInGitHub | undefined
-afterEach(async () => {
-  await gh?.close()
-  gh = undefined
-  vi.restoreAllMocks()
-  removeEventFiles()
-})
+cleanUpAfterEach()
 
 async function ask(payload: object, comment: typeof COMMENT_SETTINGS | null = COMMENT_SETTINGS) {
   const started = await startUnitGitHub()

@@ -1,15 +1,15 @@
 // A run with a group, around its send: which runs are held before their prompt (a re-run, a group
 // GitHub could not show for a while, a code pull request closed) and what the held ending says, and
 // which go on; the docs pull request told when its code pull request closed, on the stand-in GitHub.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ReadFailure } from '../../../src/github/read-failure.js'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
 import type { Prepared } from '../../../src/prompt/assemble.js'
 import type { Route } from '../../../src/request/route.js'
 import { holdGroupRun, holdUnreadContext } from '../../../src/run/group-stage.js'
-import { pullRequestEvent, removeEventFiles, writeEventFile } from '../../support/stand-in-github.js'
-import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+import { pullRequestEvent, writeEventFile } from '../../support/stand-in-github.js'
+import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const REPO = 'octo-org/docs-site'
 const MARK = 'a'.repeat(40)
@@ -42,12 +42,7 @@ const codeClosed = (merged: boolean) =>
   })
 
 let gh: StandInGitHub | undefined
-afterEach(async () => {
-  await gh?.close()
-  gh = undefined
-  vi.restoreAllMocks()
-  removeEventFiles()
-})
+cleanUpAfterEach()
 
 async function hold(route: Route, runner = dispatch()) {
   const started = await startUnitGitHub()

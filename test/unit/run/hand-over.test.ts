@@ -2,7 +2,7 @@
 // the index issue, and a pending status on its commit, for a reporting run; a create the rate limit
 // refused waits there as a queued record with its prompt. Checked as a reporting run reads the index
 // back, on the stand-in GitHub.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
 import type { Settings } from '../../../src/inputs/settings.js'
@@ -11,8 +11,8 @@ import type { RunOutcome } from '../../../src/report/run-outcome.js'
 import { handOverJob, recordToLeave, type HandOver } from '../../../src/run/hand-over.js'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
 import type { GitHubSession } from '../../../src/github/session.js'
-import { pushEvent, removeEventFiles, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
-import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+import { pushEvent, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
+import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const REPO = 'octo-org/docs-site'
 const pushed = standInCommit('Add the --dry-run flag')
@@ -39,12 +39,7 @@ const created: RunOutcome = { ending: 'created', job: active, jobId: 'job_9' }
 const notTaken: RunOutcome = { ending: 'error', job: null, jobId: '', reason: 'rate limited', failure: 'notTaken' }
 
 let gh: StandInGitHub | undefined
-afterEach(async () => {
-  await gh?.close()
-  gh = undefined
-  vi.restoreAllMocks()
-  removeEventFiles()
-})
+cleanUpAfterEach()
 
 const onPush = () =>
   readRunner({

@@ -3,7 +3,7 @@
 // each job read once, an ended one told exactly once (note, commit status, record final), a working
 // one left open, one the service no longer knows told as such only after several runs in a row, and
 // no more than a run's share read.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GitHubSession } from '../../../src/github/session.js'
 import type { Settings } from '../../../src/inputs/settings.js'
@@ -14,8 +14,8 @@ import { startDeadline } from '../../../src/runtime/deadline.js'
 import type { Job } from '../../../src/service/job-record.js'
 import { ServiceError } from '../../../src/service/service-error.js'
 import type { JobService } from '../../../src/service/job-service.js'
-import { pushEvent, removeEventFiles, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
-import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+import { pushEvent, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
+import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const REPO = 'octo-org/docs-site'
 const settings = {
@@ -47,12 +47,7 @@ const notFound = (id: string) =>
   })
 
 let gh: StandInGitHub | undefined
-afterEach(async () => {
-  await gh?.close()
-  gh = undefined
-  vi.restoreAllMocks()
-  removeEventFiles()
-})
+cleanUpAfterEach()
 
 const runner = (commit = standInCommit('Add a flag')) =>
   readRunner({

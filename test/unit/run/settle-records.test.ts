@@ -2,7 +2,7 @@
 // a reporting run would, exactly once: the records an earlier run's hand-over left (run/hand-over.ts)
 // on the stand-in GitHub are claimed before the run tells its own ending, told (the note on the agent's
 // pull request, the commit status), and marked final; a second run finds them done.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GitHubSession } from '../../../src/github/session.js'
 import type { Settings } from '../../../src/inputs/settings.js'
@@ -11,8 +11,8 @@ import type { RunOutcome } from '../../../src/report/run-outcome.js'
 import { handOverJob } from '../../../src/run/hand-over.js'
 import { claimRecordsOfJob } from '../../../src/run/settle-records.js'
 import type { Job } from '../../../src/service/job-record.js'
-import { pushEvent, removeEventFiles, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
-import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
+import { pushEvent, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
+import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
 const REPO = 'octo-org/docs-site'
 const PR = 'https://github.com/octo-org/docs-site/pull/31'
@@ -38,12 +38,7 @@ const job = (status: string): Job => ({
 const final: RunOutcome = { ending: 'final', job: job('completed'), jobId: 'job_9' }
 
 let gh: StandInGitHub | undefined
-afterEach(async () => {
-  await gh?.close()
-  gh = undefined
-  vi.restoreAllMocks()
-  removeEventFiles()
-})
+cleanUpAfterEach()
 
 const runner = () =>
   readRunner({
