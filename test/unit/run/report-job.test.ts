@@ -4,33 +4,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GitHubSession } from '../../../src/github/session.js'
-import type { Settings } from '../../../src/inputs/settings.js'
-import { JobIndex, openIndexReader } from '../../../src/report/job-index.js'
+import { openIndexReader, openJobIndex } from '../../../src/report/job-index.js'
 import { handOverJob } from '../../../src/run/hand-over.js'
 import { reportPlaceOf, tellRecordedEnding } from '../../../src/run/report-job.js'
 import type { Job } from '../../../src/service/job-record.js'
+import { INDEX_SETTINGS, REPO, serviceJob } from '../../support/job-index-world.js'
 import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
-const REPO = 'octo-org/docs-site'
-const settings = {
-  dryRun: false,
-  wait: false,
-  githubToken: 'ghs_unit',
-  apiKey: 'svc_unit_key',
-  projectId: 'docs',
-  noteTrigger: '/docs',
-  baseUrl: 'https://api.example.com'
-} as Settings
-const job = (status: string): Job => ({
-  id: 'job_9',
-  status,
-  model: null,
-  sourceRepository: 'https://github.com/octo-org/docs-site',
-  sourceRef: null,
-  prLink: status === 'completed' ? 'https://github.com/octo-org/docs-site/pull/31' : null,
-  createdAt: null,
-  archivedAt: null
-})
+const settings = INDEX_SETTINGS
+const job = (status: string): Job => serviceJob('job_9', status, status === 'completed' ? 31 : undefined)
 const runner = readRunner({ GITHUB_REPOSITORY: REPO, GITHUB_RUN_ID: '42', GITHUB_EVENT_NAME: 'workflow_dispatch' })
 
 let gh: StandInGitHub | undefined
@@ -47,15 +29,7 @@ async function place(session: GitHubSession) {
   const reader = openIndexReader(session, new AbortController().signal)
   if (!reader) throw new Error('no reader')
   closing.push(() => reader.close())
-  const octokit = await session.client()
-  const index = new JobIndex({
-    octokit,
-    reader,
-    key: settings,
-    host: 'github.com',
-    repository: REPO,
-    projectId: 'docs'
-  })
+  const { index, octokit } = await openJobIndex(session, reader, { key: settings, repository: REPO })
   const found = await index.read()
   const signal = new AbortController().signal
   const at = reportPlaceOf({

@@ -6,8 +6,6 @@
 import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GitHubSession } from '../../../src/github/session.js'
-import type { Settings } from '../../../src/inputs/settings.js'
-import { JobIndex, openIndexReader } from '../../../src/report/job-index.js'
 import { handOverJob } from '../../../src/run/hand-over.js'
 import { REPORT_JOBS_PER_RUN, UNKNOWN_AFTER_MISSES, reportJobs } from '../../../src/run/report-jobs.js'
 import { startDeadline } from '../../../src/runtime/deadline.js'
@@ -15,28 +13,11 @@ import type { Job } from '../../../src/service/job-record.js'
 import { ServiceError } from '../../../src/service/service-error.js'
 import type { JobService } from '../../../src/service/job-service.js'
 import { pushEvent, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
+import { INDEX_SETTINGS, readIndexRecords, REPO, serviceJob } from '../../support/job-index-world.js'
 import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
-const REPO = 'octo-org/docs-site'
-const settings = {
-  dryRun: false,
-  wait: false,
-  githubToken: 'ghs_unit',
-  apiKey: 'svc_unit_key',
-  projectId: 'docs',
-  noteTrigger: '/docs',
-  baseUrl: 'https://api.example.com'
-} as Settings
-const job = (id: string, status: string, pr?: number): Job => ({
-  id,
-  status,
-  model: null,
-  sourceRepository: 'https://github.com/octo-org/docs-site',
-  sourceRef: null,
-  prLink: pr ? `https://github.com/octo-org/docs-site/pull/${pr}` : null,
-  createdAt: null,
-  archivedAt: null
-})
+const settings = INDEX_SETTINGS
+const job = serviceJob
 const notFound = (id: string) =>
   new ServiceError({
     kind: 'notFound',
@@ -99,21 +80,7 @@ async function report(session: GitHubSession, service: JobService) {
 }
 
 async function states(session: GitHubSession) {
-  const reader = openIndexReader(session, new AbortController().signal)
-  if (!reader) throw new Error('no reader')
-  const index = new JobIndex({
-    octokit: await session.client(),
-    reader,
-    key: settings,
-    host: 'github.com',
-    repository: REPO,
-    projectId: 'docs'
-  })
-  try {
-    return Object.fromEntries((await index.read()).records.map((r) => [r.record.job, r.record.state]))
-  } finally {
-    await reader.close()
-  }
+  return Object.fromEntries((await readIndexRecords(session)).map((record) => [record.job, record.state]))
 }
 
 describe('a reporting run', () => {

@@ -5,36 +5,17 @@
 import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GitHubSession } from '../../../src/github/session.js'
-import type { Settings } from '../../../src/inputs/settings.js'
-import { JobIndex, openIndexReader } from '../../../src/report/job-index.js'
 import type { RunOutcome } from '../../../src/report/run-outcome.js'
 import { handOverJob } from '../../../src/run/hand-over.js'
 import { claimRecordsOfJob } from '../../../src/run/settle-records.js'
 import type { Job } from '../../../src/service/job-record.js'
 import { pushEvent, standInCommit, writeEventFile } from '../../support/stand-in-github.js'
+import { INDEX_SETTINGS, readIndexRecords, REPO, serviceJob } from '../../support/job-index-world.js'
 import { captureLog, cleanUpAfterEach, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
 
-const REPO = 'octo-org/docs-site'
-const PR = 'https://github.com/octo-org/docs-site/pull/31'
 const pushed = standInCommit('Add the --dry-run flag')
-const settings = {
-  dryRun: false,
-  wait: false,
-  githubToken: 'ghs_unit',
-  apiKey: 'svc_unit_key',
-  projectId: 'docs',
-  noteTrigger: '/docs'
-} as Settings
-const job = (status: string): Job => ({
-  id: 'job_9',
-  status,
-  model: null,
-  sourceRepository: 'https://github.com/octo-org/docs-site',
-  sourceRef: null,
-  prLink: status === 'completed' ? PR : null,
-  createdAt: null,
-  archivedAt: null
-})
+const settings = INDEX_SETTINGS
+const job = (status: string): Job => serviceJob('job_9', status, status === 'completed' ? 31 : undefined)
 const final: RunOutcome = { ending: 'final', job: job('completed'), jobId: 'job_9' }
 
 let gh: StandInGitHub | undefined
@@ -66,21 +47,7 @@ async function handedOver() {
 }
 
 async function records(session: GitHubSession) {
-  const reader = openIndexReader(session, new AbortController().signal)
-  if (!reader) throw new Error('no reader')
-  const index = new JobIndex({
-    octokit: await session.client(),
-    reader,
-    key: settings,
-    host: 'github.com',
-    repository: REPO,
-    projectId: 'docs'
-  })
-  try {
-    return (await index.read()).records.map((r) => [r.record.job, r.record.state, r.record.told])
-  } finally {
-    await reader.close()
-  }
+  return (await readIndexRecords(session)).map((record) => [record.job, record.state, record.told])
 }
 
 describe("settling a handed-over job's records", () => {
