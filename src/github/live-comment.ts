@@ -25,7 +25,6 @@ export interface LiveCommentOptions<C extends { octokit: Octokit }> {
   where: string
   /** Each GitHub call's own time limit. */
   requestTimeoutMs: number
-  /** The token's input (githubToken), named in the warning when GitHub refused it. */
   /** Who writes, and what a refused write needs: the warning when a call fails says it. */
   access: WriteAccess
   /**
