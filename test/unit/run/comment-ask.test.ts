@@ -30,6 +30,17 @@ async function ask(payload: object, comment: typeof COMMENT_SETTINGS | null = CO
   return read
 }
 
+/** Ends the reply an ask started, as a run's end does: no call of it is left running after the test. */
+async function endReply(read: Awaited<ReturnType<typeof ask>>) {
+  if (!read || 'skipped' in read) return
+  await read.replies.finish(
+    { ending: 'skipped', job: null, jobId: '', reason: 'test' } as never,
+    1000,
+    null,
+    new AbortController().signal
+  )
+}
+
 describe('the comment that asked', () => {
   it('reads the instruction after the trigger, and starts the reply on the thread at once', async () => {
     captureLog()
@@ -39,12 +50,7 @@ describe('the comment that asked', () => {
     expect(read.fresh).toBe(false)
     expect(read.comment).toMatchObject({ kind: 'issue comment', id: 4242, thread: { number: 12 } })
     // The reply finishes (its final body) within the run's end's bound.
-    await read.replies.finish(
-      { ending: 'skipped', job: null, jobId: '', reason: 'test' } as never,
-      1000,
-      null,
-      new AbortController().signal
-    )
+    await endReply(read)
     const thread = gh?.threadComments(12) ?? []
     expect(thread).toHaveLength(1)
     expect(gh?.reactions.map((r) => [r.commentId, r.content])).toEqual([[4242, 'eyes']])
@@ -57,12 +63,14 @@ describe('the comment that asked', () => {
     if (!read || 'skipped' in read) throw new Error('no ask')
     expect(read.instruction.text).not.toContain(key)
     expect(read.instruction.blanked.length).toBeGreaterThan(0)
+    await endReply(read)
   })
 
   it('--new asks for a new job', async () => {
     captureLog()
     const read = await ask(issueCommentEvent({ body: '/docs --new Start over' }))
     expect(read && !('skipped' in read) && read.fresh).toBe(true)
+    await endReply(read)
   })
 
   it.each([
