@@ -66,6 +66,24 @@ function statusMarkerFor(key: string, group = GROUP): string {
   return groupStatusMarker(group, statusSignature({ apiKey: key, projectId: 'docs' }, pr, group, runner))
 }
 
+/** The /docs comment on the code pull request, run once: the step succeeds and the service gets one write (a create or a message). */
+async function askOnCode(w: World, text = '/docs also mention the --force flag', inputs?: Record<string, string>) {
+  const asked = await counted(w, () => commentOnCode(w, text, inputs))
+  expect(asked.code).toBe(0)
+  expect(asked.writes).toBe(1)
+  return asked
+}
+
+/** A /docs comment on the code pull request that no status comment of the action's names: a job of its own, and a notice. */
+async function expectRoutedNowhere(w: World) {
+  const asked = await askOnCode(w)
+  expect(messages(w)).toHaveLength(0)
+  expect(creates(w)).toHaveLength(2)
+  expect(asked.stdout).toContain(
+    `::notice::Pull request #${CODE_PR} has a group's status marker that is not the action's`
+  )
+}
+
 describe.concurrent("a /docs comment on a group's code pull request", () => {
   it(
     "goes to the group's job as one message, with no second job, says so on the thread, and the next one goes there too",
@@ -77,9 +95,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
       const groupJob = opened.outputs.jobId
       expect(w.github.comments.filter((c) => c.body.includes('docs-agent-group-status'))).toHaveLength(1)
 
-      const asked = await counted(w, () => commentOnCode(w, '/docs also mention the --force flag'))
-      expect(asked.code).toBe(0)
-      expect(asked.writes).toBe(1)
+      const asked = await askOnCode(w)
       expect(creates(w)).toHaveLength(1)
       expect(messages(w)).toHaveLength(1)
       expect(messages(w)[0].path).toContain(`/job/${encodeURIComponent(groupJob)}/message`)
@@ -96,8 +112,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
       // No second docs pull request: the group's note is on #31 alone.
       expect(w.github.comments.filter((c) => c.body.includes('<!-- docs-agent-group: '))).toHaveLength(1)
 
-      const again = await counted(w, () => commentOnCode(w, '/docs and the --quiet flag'))
-      expect(again.writes).toBe(1)
+      await askOnCode(w, '/docs and the --quiet flag')
       expect(creates(w)).toHaveLength(1)
       expect(messages(w).map((m) => m.path)).toEqual([messages(w)[0].path, messages(w)[0].path])
       expect(promptOf(messages(w)[1])).toContain('and the --quiet flag')
@@ -113,9 +128,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
       expect((await onCodePull(w, 'opened', a)).outputs.jobCreated).toBe('true')
       w.github.setPullState(31, 'merged')
 
-      const asked = await counted(w, () => commentOnCode(w, '/docs also mention the --force flag'))
-      expect(asked.code).toBe(0)
-      expect(asked.writes).toBe(1)
+      const asked = await askOnCode(w)
       expect(creates(w)).toHaveLength(2)
       expect(asked.outputs.jobCreated).toBe('true')
       const [reply] = repliesOnCode(w)
@@ -146,9 +159,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
     w.github.addComment({ issueNumber: 31, body: signedNote(w.service.apiKey, ended, { mark: a.sha }), login: bot })
     w.github.addComment({ issueNumber: CODE_PR, body: `${statusMarkerFor(w.service.apiKey)}\n📝 Docs`, login: bot })
 
-    const asked = await counted(w, () => commentOnCode(w, '/docs also mention the --force flag'))
-    expect(asked.code).toBe(0)
-    expect(asked.writes).toBe(1)
+    const asked = await askOnCode(w)
     expect(messages(w)).toHaveLength(0)
     expect(asked.outputs.jobCreated).toBe('true')
     const [reply] = repliesOnCode(w)
@@ -173,14 +184,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
         body: `${statusMarkerFor(w.service.apiKey)}\nMine now`,
         login: 'mallory'
       })
-      const asked = await counted(w, () => commentOnCode(w, '/docs also mention the --force flag'))
-      expect(asked.code).toBe(0)
-      expect(asked.writes).toBe(1)
-      expect(messages(w)).toHaveLength(0)
-      expect(creates(w)).toHaveLength(2)
-      expect(asked.stdout).toContain(
-        `::notice::Pull request #${CODE_PR} has a group's status marker that is not the action's`
-      )
+      await expectRoutedNowhere(w)
     },
     SEVERAL_RUNS_MS
   )
@@ -194,13 +198,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
       const ours = w.github.comments.find((c) => c.body.includes('docs-agent-group-status'))!
       // Signed with another key: a forgery, or a key since rotated.
       await editComment(w, ours.id, `${statusMarkerFor('svc_another_key')}\nForged`)
-      const asked = await counted(w, () => commentOnCode(w, '/docs also mention the --force flag'))
-      expect(asked.writes).toBe(1)
-      expect(messages(w)).toHaveLength(0)
-      expect(creates(w)).toHaveLength(2)
-      expect(asked.stdout).toContain(
-        `::notice::Pull request #${CODE_PR} has a group's status marker that is not the action's`
-      )
+      await expectRoutedNowhere(w)
     },
     SEVERAL_RUNS_MS
   )
@@ -213,9 +211,7 @@ describe.concurrent("a /docs comment on a group's code pull request", () => {
       w.history.push(a)
       expect((await onCodePull(w, 'opened', a)).code).toBe(0)
       faults['issue-list'] = 'hang'
-      const asked = await counted(w, () => commentOnCode(w, '/docs also mention the --force flag', { timeout: '20s' }))
-      expect(asked.code).toBe(0)
-      expect(asked.writes).toBe(1)
+      const asked = await askOnCode(w, '/docs also mention the --force flag', { timeout: '20s' })
       expect(creates(w)).toHaveLength(2)
       expect(asked.stdout).toContain(
         `::warning::Could not see group ${GROUP}'s job from pull request #${CODE_PR}: GitHub did not answer within 5.0s`

@@ -71,6 +71,17 @@ const marksNow = () =>
 const onGitHub = (runner: Runner, github: GitHubSession) => ({ runner, github })
 const signal = () => new AbortController().signal
 
+/** The group's note on the docs pull request edited meanwhile: by another run of the group, or by hand. */
+async function editNote(session: GitHubSession, commentId: number, body: string) {
+  const octokit = await session.client()
+  await octokit.rest.issues.updateComment({
+    owner: 'octo-org',
+    repo: 'docs-site',
+    comment_id: commentId,
+    body
+  })
+}
+
 describe("moving the group's mark", () => {
   it("moves it forward to this run's commit, signed, keeping the rest of the note", async () => {
     const log = captureLog()
@@ -87,14 +98,7 @@ describe("moving the group's mark", () => {
     const log = captureLog()
     const { group, session, commentId } = await world(ONE, TWO)
     // Another run, for a later commit, moved the mark after this run's look-up.
-    await session.client().then((octokit) =>
-      octokit.rest.issues.updateComment({
-        owner: 'octo-org',
-        repo: 'docs-site',
-        comment_id: commentId,
-        body: note(THREE)
-      })
-    )
+    await editNote(session, commentId, note(THREE))
     await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(TWO), session))
     expect(marksNow()).toEqual([THREE])
     expect(gh?.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1)
@@ -106,14 +110,7 @@ describe("moving the group's mark", () => {
   it('moves past another run’s mark when this commit is after it', async () => {
     captureLog()
     const { group, session, commentId } = await world(ONE, THREE)
-    await session.client().then((octokit) =>
-      octokit.rest.issues.updateComment({
-        owner: 'octo-org',
-        repo: 'docs-site',
-        comment_id: commentId,
-        body: note(TWO)
-      })
-    )
+    await editNote(session, commentId, note(TWO))
     await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(THREE), session))
     expect(marksNow()).toEqual([THREE])
   })
@@ -121,14 +118,7 @@ describe("moving the group's mark", () => {
   it("a note that lost the group's signed marker is left as it is, with a warning", async () => {
     const log = captureLog()
     const { group, session, commentId } = await world(ONE, THREE)
-    await session.client().then((octokit) =>
-      octokit.rest.issues.updateComment({
-        owner: 'octo-org',
-        repo: 'docs-site',
-        comment_id: commentId,
-        body: 'edited by hand'
-      })
-    )
+    await editNote(session, commentId, 'edited by hand')
     await moveGroupMark(group, KEYS, signal(), onGitHub(dispatch(THREE), session))
     expect(gh?.threadComments(31)[0]?.body).toBe('edited by hand')
     expect(log.warnings).toEqual([
