@@ -105,13 +105,7 @@ async function findGroupDocs(
             `group's job ${found.jobId}, on its docs pull request #${found.pr.number} of ${repository}, is ${ended} and ` +
             `takes no more messages: this request creates a job, and its pull request becomes the group's.`
         )
-        // The request carries no commits: the group's mark stays where it is (see Ancestry).
-        const settingsOfGroup = { name, repository }
-        const { mark } = found
-        return {
-          kind: 'next',
-          group: { settings: settingsOfGroup, lookup, open: found, mark, covers: mark, ancestry: 'asked' }
-        }
+        return groupsNext({ name, repository }, lookup, { open: found, mark: found.mark })
       }
       log.info(
         `${where} is group ${name}'s code pull request (from the action's signed status comment there): this request ` +
@@ -136,12 +130,7 @@ async function findGroupDocs(
           `creates a job, and its pull request becomes the group's` +
           (mark ? `; the changes since ${mark.slice(0, 7)} go with the group's next run.` : '.')
       )
-      const settingsOfGroup = { name, repository }
-      // The request carries no commits: the group's mark stays where it is (see Ancestry).
-      return {
-        kind: 'next',
-        group: { settings: settingsOfGroup, lookup, open: null, mark, covers: mark, ancestry: 'asked' }
-      }
+      return groupsNext({ name, repository }, lookup, { open: null, mark })
     }
     case 'unreadable':
       return unseen(lookup.failure, where, settings.timeoutMs, name)
@@ -192,4 +181,17 @@ function unverifiedStatusNotice(where: string, projectId: string): string {
     `pull request and project (${projectId}), or a copy in a comment the action's account did not write. It is ` +
     `ignored: this request goes to no group's job.`
   )
+}
+
+/**
+ * The request's job becomes the group's next, from the group's mark (`open`: the docs pull request
+ * whose job has ended, or null when it is closed). The request carries no commits: the mark stays
+ * where it is (see Ancestry).
+ */
+function groupsNext(
+  settings: GroupRun['settings'],
+  lookup: GroupRun['lookup'],
+  { open, mark }: Pick<GroupRun, 'open' | 'mark'>
+): CodePullGroup {
+  return { kind: 'next', group: { settings, lookup, open, mark, covers: mark, ancestry: 'asked' } }
 }
