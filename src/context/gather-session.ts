@@ -1,6 +1,7 @@
 // One gathering of the context: the request it answers, the GitHub reads it made and those that
 // failed, and the notices for the log. The event gatherers share it.
 import type { ChangeFacts } from './facts.js'
+import { repositoryPath } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
 import { GitHubReader } from '../github/reader.js'
@@ -62,7 +63,7 @@ export class Gathering {
     private readonly noReader: (what: string, permission: Permission) => ReadFailure
   ) {
     const [owner, name] = request.repository.split('/')
-    this.repoPath = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`
+    this.repoPath = repositoryPath({ owner, repo: name })
   }
 
   get requests(): number {

@@ -6,6 +6,7 @@
 // after page (listCommentsOldestFirst), for what is written early in a thread: the agent's note, the
 // group's marker.
 import { asArray, asObject, text } from './json-shape.js'
+import { repositoryPath } from './pull-request-ref.js'
 import type { Permission } from './read-failure.js'
 import { readTwice } from './read-again.js'
 import type { GitHubReader } from './reader.js'
@@ -60,7 +61,7 @@ export async function scanCommentsNewestFirst(
   { what, permission, maxPages }: CommentPagesOptions,
   visit: (comment: ListedThreadComment) => boolean
 ): Promise<CommentScan> {
-  const path = `/repos/${encodeURIComponent(thread.owner)}/${encodeURIComponent(thread.repo)}/issues/${thread.number}/comments`
+  const path = `${repositoryPath(thread)}/issues/${thread.number}/comments`
   const pageAt = async (page: number) =>
     reader.getPage(`${path}?per_page=${COMMENTS_PER_PAGE}&page=${page}`, what, permission)
   const first = await pageAt(1)
@@ -95,7 +96,7 @@ export async function listCommentsOldestFirst(
   { what, permission, maxPages, readAgain = false }: CommentPagesOptions & { readAgain?: boolean },
   visit: (comment: ListedThreadComment) => void
 ): Promise<void> {
-  const path = `/repos/${encodeURIComponent(thread.owner)}/${encodeURIComponent(thread.repo)}/issues/${thread.number}/comments`
+  const path = `${repositoryPath(thread)}/issues/${thread.number}/comments`
   for (let page = 1; page <= maxPages; page++) {
     const pagePath = `${path}?per_page=${COMMENTS_PER_PAGE}&page=${page}`
     const items = asArray(

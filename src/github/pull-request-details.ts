@@ -3,7 +3,7 @@
 // `GET /repos/{owner}/{repo}/pulls/{number}` with the run's token, on the GitHub the workflow runs on;
 // a pull request the token may not read (403, 404) is one debug line, never a warning: the run shows
 // the bare link, as before. The answer is outside text: its shape is checked, its title neutralised.
-import { pullRequestName, type PullRequestRef } from './pull-request-ref.js'
+import { pullRequestName, type PullRequestRef, repositoryPath } from './pull-request-ref.js'
 import { UNUSABLE_API_URL, type ReadLimits } from './reader.js'
 import type { GitHubSession } from './session.js'
 import { asObject, count, text } from './json-shape.js'
@@ -97,7 +97,7 @@ export async function readPullRequestDetails(
     return null
   }
   try {
-    const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/pulls/${pr.number}`
+    const path = `${repositoryPath(pr)}/pulls/${pr.number}`
     const answer = await reader.get(path, what, 'pull-requests: read')
     const details = pullRequestDetails(answer, pr.number)
     if (!details)

@@ -8,6 +8,11 @@ export interface PullRequestRef {
   number: number
 }
 
+/** The REST API's path of a repository, `/repos/owner/name`, each part encoded: every request's path starts with it. */
+export function repositoryPath({ owner, repo }: Pick<PullRequestRef, 'owner' | 'repo'>): string {
+  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
+}
+
 /** How the log and the notices name a pull request: `#7 of owner/repo`. */
 export function pullRequestName(pr: PullRequestRef): string {
   return `#${pr.number} of ${pr.owner}/${pr.repo}`

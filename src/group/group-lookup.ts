@@ -22,7 +22,7 @@ import { plural } from '../runtime/plural.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import { findNotePlace, type NoteKey, type NotePlace } from '../github/note-place.js'
 import { coveredCommit, groupLabel, markedGroups } from './group-job.js'
-import { pullRequestUrl } from '../github/pull-request-ref.js'
+import { pullRequestUrl, repositoryPath } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubRun } from '../github/session.js'
 
@@ -109,7 +109,7 @@ export async function findGroupPullRequest(
 ): Promise<GroupLookup> {
   const what = `the pull requests labelled ${groupLabel(group)} in ${repository}`
   const [owner, repo] = repository.split('/')
-  const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
+  const base = repositoryPath({ owner, repo })
   const unverified: number[] = []
   // Read at the first candidate, once: a group with no labelled pull request costs no read.
   let author: Promise<Author> | null = null
@@ -194,7 +194,7 @@ export async function readAncestry(
   if (mark === covers) return { ancestry: 'covered' }
   const [owner, repo] = repository.split('/')
   if (!owner || !repo) return { ancestry: 'ahead' }
-  const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/compare/${mark}...${covers}`
+  const path = `${repositoryPath({ owner, repo })}/compare/${mark}...${covers}`
   try {
     const status = text(
       asObject(await readTwice(reader, path, `the comparison of ${short(mark)} and ${short(covers)}`, 'contents: read'))

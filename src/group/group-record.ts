@@ -16,7 +16,7 @@ import {
 } from './group-job.js'
 import { groupWasRead, readAncestry, type GroupKeys, type GroupRun } from './group-lookup.js'
 import { readTwice } from '../github/read-again.js'
-import { pullRequestName, pullRequestUrl } from '../github/pull-request-ref.js'
+import { pullRequestName, pullRequestUrl, repositoryPath } from '../github/pull-request-ref.js'
 import { findNotePlace, openReader, parsePullRequestLink } from '../github/note-place.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { asObject, text } from '../github/json-shape.js'
@@ -84,7 +84,7 @@ export async function moveGroupMark(
     // look-up read it (this run's commit was ahead of its mark then) is what is edited.
     const body = await readTwice(
       reader,
-      `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/comments/${found.commentId}`,
+      `${repositoryPath({ owner, repo })}/issues/comments/${found.commentId}`,
       "the group's note",
       'pull-requests: read'
     ).then(

@@ -5,6 +5,7 @@
 // or another project's record names nothing here. A record is written open (or queued), and edited
 // once to final when its ending is told: a cancel between the two leaves it open, never half-told.
 import { asArray, asObject, text } from '../github/json-shape.js'
+import { repositoryPath } from '../github/pull-request-ref.js'
 import { type GitHubReader, type ReadLimits } from '../github/reader.js'
 import type { Octokit } from '../github/octokit.js'
 import { neutralise } from '../safety/neutralise.js'
@@ -216,7 +217,7 @@ export class JobIndex {
   }
 
   private repoPath(): string {
-    return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}`
+    return repositoryPath({ owner: this.owner, repo: this.repo })
   }
 }
 

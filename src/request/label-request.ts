@@ -6,6 +6,7 @@
 // author must: the payload does not say how the labeller stands to the repository, so unless they
 // wrote the thread (whose association the payload gives), one GitHub read of their permission tells.
 import { asObject, login, text } from '../github/json-shape.js'
+import { repositoryPath } from '../github/pull-request-ref.js'
 import type { ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { REQUEST_ACTIONS } from '../github/request-event.js'
@@ -163,7 +164,7 @@ export async function readLabeller(
   const reader = github.reader(LIMITS, signal)
   if (!reader) return { unknown: 'GITHUB_API_URL is not an address the action can use.' }
   const [owner, repo] = repository.split('/')
-  const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/collaborators/${encodeURIComponent(who)}/permission`
+  const path = `${repositoryPath({ owner, repo })}/collaborators/${encodeURIComponent(who)}/permission`
   try {
     const answer = asObject(await reader.get(path, "the labeller's permission", 'metadata: read'))
     const role = (text(answer.role_name) || text(answer.permission)).toLowerCase()

@@ -8,6 +8,7 @@
 // a note left on the thread by an earlier version) wins, read newest page first on a thread of any
 // length. Only the signature counts: a copied or forged record routes nothing.
 import { scanCommentsNewestFirst, type ListedThreadComment, type ThreadRef } from '../github/comment-pages.js'
+import { repositoryPath } from '../github/pull-request-ref.js'
 import { asObject } from '../github/json-shape.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
@@ -266,7 +267,7 @@ async function stillTakesMessages(
   if (ENDED.has(job.status)) return `but that job is ${job.status} and takes no more messages`
   if (!pr) return 'yes'
   try {
-    const path = `/repos/${encodeURIComponent(pr.owner)}/${encodeURIComponent(pr.repo)}/pulls/${pr.number}`
+    const path = `${repositoryPath(pr)}/pulls/${pr.number}`
     const pull = asObject(await reader.get(path, "the job's pull request", 'pull-requests: read'))
     if (pull.state !== 'closed') return 'yes'
     return `but its pull request #${pr.number} is ${pull.merged === true ? 'merged' : 'closed'}`

@@ -6,6 +6,7 @@
 // leaves it open, and the next reporting run tells it (each step is one GitHub shows the same way
 // twice: the reply's body, the note looked for first, the newest status).
 import { readRecords, signRecord, withRecord, findRecordPlace } from '../request/signed-record.js'
+import { repositoryPath } from '../github/pull-request-ref.js'
 import { asObject, text } from '../github/json-shape.js'
 import { runLink, type Octokit } from '../github/octokit.js'
 import type { GitHubReader } from '../github/reader.js'
@@ -143,7 +144,7 @@ async function tellOnThread(place: ReportPlace, record: JobRecord, outcome: RunO
   const limit = timeLimit(TELL_CALL_MS, place.signal)
   try {
     const shown = await agentPullRequestShown(outcome, place.github, limit.signal)
-    const path = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/comments/${reply.comment}`
+    const path = `${repositoryPath({ owner, repo })}/issues/comments/${reply.comment}`
     const before = text(asObject(await place.reader.get(path, 'the reply on the thread', 'issues: read')).body)
     const elapsedMs = Math.max(0, Date.now() - (Date.parse(record.created) || Date.now()))
     let body = writeOutcomeReply(outcome, {
