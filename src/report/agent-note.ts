@@ -43,6 +43,14 @@ export interface AgentNote {
   github: GitHubSession
   /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
   group?: { name: string; mark: string; repository?: string }
+  /** A reporting run's note: who asked, as the run that handed the job over worded it (its record keeps it). */
+  asker?: Asker
+}
+
+/** Who asked for a job, kept for a note left later: the asking run's id, and what asked (requestedBy's words). */
+export interface Asker {
+  runId?: string
+  what: string
 }
 
 export async function leaveAgentNote({
@@ -52,7 +60,8 @@ export async function leaveAgentNote({
   signal,
   runner,
   github,
-  group
+  group,
+  asker
 }: AgentNote): Promise<void> {
   const { job } = outcome
   if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
@@ -103,7 +112,7 @@ export async function leaveAgentNote({
       ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, { jobId, group: group.name, mark: group.mark })}`
       : signMarker(settings, place, jobId)
     const body = (server: string) =>
-      noteBody({ signedMarker: signed, jobId, comment, trigger, serverUrl: server, runner, group: group?.name })
+      noteBody({ signedMarker: signed, jobId, comment, trigger, serverUrl: server, runner, group: group?.name, asker })
     const octokit = await postNote(github, pr, body, signal)
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
     if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
@@ -141,15 +150,27 @@ export interface NoteParts {
   runner: Runner
   /** The group the job works for, when it has one. */
   group?: string
+  /** Who asked, when the note is left by another run than the one that asked (a reporting run). */
+  asker?: Asker
 }
 
 /** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
-export function noteBody({ signedMarker, jobId, comment, trigger, serverUrl, runner, group }: NoteParts): string {
+export function noteBody({
+  signedMarker,
+  jobId,
+  comment,
+  trigger,
+  serverUrl,
+  runner,
+  group,
+  asker
+}: NoteParts): string {
   const repository = comment?.repository ?? runner.repository
+  const runId = asker ? asker.runId : runner.runId
   const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
-    ? `[workflow run](${runLink(serverUrl, repository, runner.runId)})`
+    ? `[workflow run](${runLink(serverUrl, repository, runId)})`
     : 'workflow run'
-  const asked = requestedBy(comment, runner)
+  const asked = asker ? asker.what : requestedBy(comment, runner)
   return blankSecrets(
     `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
       `${asked ? ` (${asked})` : ''}.\n\n` +
@@ -162,8 +183,8 @@ export function noteBody({ signedMarker, jobId, comment, trigger, serverUrl, run
   )
 }
 
-/** What started the run: the comment, or the push's range, or the event's name. */
-function requestedBy(comment: TriggeringComment | null, runner: Runner): string {
+/** What started the run: the comment, or the push's range, or the event's name; the words a note says it with. */
+export function requestedBy(comment: TriggeringComment | null, runner: Runner): string {
   if (comment?.kind === 'label') {
     const who = login(comment.author)
     return `${who ? `@${who}'s` : 'a'} label on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`

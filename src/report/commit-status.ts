@@ -8,6 +8,7 @@ import { assertNever } from '../runtime/assert-never.js'
 import type { Octokit } from '../github/octokit.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { neutralise } from '../safety/neutralise.js'
+import { wordToldEnding } from './ending-words.js'
 
 /** The context the statuses are set under: one per commit, the newest wins. */
 export const STATUS_CONTEXT = 'docs-agent'
@@ -37,20 +38,23 @@ export function commitOfRun({ event }: { event: RunnerEvent }): string {
   }
 }
 
+/** The job as its status names it: the sentence starts with it. */
+const JOB = 'The documentation job'
+
 export type CommitState = 'pending' | 'success' | 'failure'
 
 /** The state and the description a job's status shows on the commit. */
 export function statusOfJob(status: string | null): { state: CommitState; description: string } {
   switch (status) {
     case null:
-      return { state: 'failure', description: 'The service no longer knows the documentation job.' }
+      return { state: 'failure', description: wordToldEnding('unknown', JOB).short }
     case 'active':
       return { state: 'pending', description: 'The documentation job is working.' }
     case 'completed':
-      return { state: 'success', description: 'The documentation job completed.' }
+      return { state: 'success', description: wordToldEnding(status, JOB).short }
     default:
       // GitHub takes at most 140 characters.
-      return { state: 'failure', description: `The documentation job ended ${neutralise(status, 40)}.` }
+      return { state: 'failure', description: wordToldEnding(status, JOB, neutralise(status, 40)).short }
   }
 }
 

@@ -246,27 +246,52 @@ function wordFailure(outcome: Extract<RunOutcome, { ending: 'error' }>, name: st
   return `The run failed and no job was started; ${seeLog} why.`
 }
 
+const FAILED = 'the agent hit an unrecoverable error'
+const ARCHIVED = 'it may not have finished its work'
+
+/**
+ * An ending told later in one mark and one sentence, as a held run words it, where only the job's
+ * status is kept: the index's record of a told job, the commit's status (`name` is then "The
+ * documentation job"). A record's `unknown` is a job the service no longer knew.
+ */
+export function wordToldEnding(
+  status: string,
+  name: string,
+  /** The status as shown where the words go (the service's text, neutralised there). */
+  shown = status
+): { icon: string; short: string } {
+  switch (status) {
+    case 'failed':
+      return { icon: '❌', short: `${name} failed: ${FAILED}.` }
+    case 'archived':
+      return { icon: '🗄️', short: `${name} was archived; ${ARCHIVED}.` }
+    case 'completed':
+      return { icon: '✅', short: `${name} completed.` }
+    case 'unknown':
+      return { icon: '❓', short: `${name} is no longer known to the service: its ending cannot be read.` }
+    default:
+      return { icon: '❔', short: `${name} ended with the status ${shown}, which this action does not know.` }
+  }
+}
+
 /** A final status: completed succeeds (or fails under requirePr without a PR), archived warns, failed fails. */
 function wordFinalStatus(
   job: Job,
   { name, requirePr, followUp, format }: { name: string; requirePr: boolean; followUp: boolean; format: ValueFormat }
 ): EndingWords {
   if (job.status === 'failed') {
+    const told = wordToldEnding('failed', `Job ${name}`)
     return {
       level: 'failed',
-      icon: '❌',
-      short: `Job ${name} failed: the agent hit an unrecoverable error.`,
-      log:
-        `Job ${name} failed: the agent hit an unrecoverable error. Look the job up in the project's dashboard, ` +
-        `then run again, perhaps with a clearer prompt.`
+      ...told,
+      log: `${told.short} Look the job up in the project's dashboard, then run again, perhaps with a clearer prompt.`
     }
   }
   if (job.status === 'archived') {
     return {
       level: 'warning',
-      icon: '🗄️',
-      short: `Job ${name} was archived; it may not have finished its work.`,
-      log: `Job ${name} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; it may not have finished its work.`
+      ...wordToldEnding('archived', `Job ${name}`),
+      log: `Job ${name} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; ${ARCHIVED}.`
     }
   }
   if (job.prLink && followUp) {

@@ -11,6 +11,7 @@ import type { Octokit } from '../github/octokit.js'
 import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
+import { wordToldEnding } from './ending-words.js'
 import {
   readRecords,
   signRecord,
@@ -229,18 +230,23 @@ const INDEX_BODY =
   'or one whose timeout ran out while the job worked). A run with `report: pending` reads them, tells each ending ' +
   'where it was asked for, and marks the record final. Leave this issue open; see docs/report-later.md.'
 
-/** What a person reads on a record's comment. */
+/** What a person reads on a record's comment: a told ending in a held run's mark and words (ending-words.ts). */
 function recordText(record: JobRecord): string {
-  const job = record.job ? `job ${oneLineCodeSpan(neutralise(record.job))}` : 'a job not created yet'
-  const thread = record.thread ? ` for #${record.thread.number}` : ''
-  const commit = record.commit ? ` on commit ${record.commit.slice(0, 7)}` : ''
-  const state =
-    record.state === 'final'
-      ? `✅ Reported: ${oneLineCodeSpan(neutralise(record.told ?? 'ended'))}.`
-      : record.state === 'queued'
-        ? '⏳ Queued: the service refused the create for its rate limit; a reporting run creates it.'
-        : '⏳ Working: a reporting run tells its ending.'
-  return blankSecrets(`📋 Documentation agent ${job}${thread}${commit}. ${state}`)
+  const job = record.job ? `Job ${oneLineCodeSpan(neutralise(record.job))}` : 'The request'
+  const where = [record.thread && `#${record.thread.number}`, record.commit && `commit ${record.commit.slice(0, 7)}`]
+    .filter(Boolean)
+    .join(' and ')
+  if (record.state === 'final') {
+    const told = record.told ?? 'unknown'
+    const { icon, short } = wordToldEnding(told, job, oneLineCodeSpan(neutralise(told)))
+    return blankSecrets(`${icon} ${short} Told${where ? ` on ${where}` : ''} by a reporting run.`)
+  }
+  const asked = where ? ` for ${where}` : ''
+  return blankSecrets(
+    record.state === 'queued'
+      ? `⏳ Queued: the request${asked}. The service refused its create for its rate limit; a reporting run creates the job once it allows, and tells its ending.`
+      : `⏳ Working: job ${oneLineCodeSpan(neutralise(record.job))}${asked}. A reporting run tells its ending.`
+  )
 }
 
 /** A reader of the index within its limits; null when GITHUB_API_URL is unusable. */

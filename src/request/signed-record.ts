@@ -47,6 +47,8 @@ export interface RecordPayload {
   misses?: number
   /** Once final: the ending told (the job's status, or `unknown`). */
   told?: string
+  /** Who asked, for the note a reporting run leaves: the asking run's id, and what asked, worded by that run. */
+  askedBy?: { run?: string; what: string }
 }
 
 /** What a record's signature covers besides its kind, its comment and its payload. */
@@ -182,6 +184,10 @@ function decodePayload(encoded: string): RecordPayload | null {
     if (typeof raw[field] === 'string') record[field] = raw[field]
   }
   if (sha(raw.commit)) record.commit = sha(raw.commit)
+  const askedBy = asObject(raw.askedBy)
+  if (typeof askedBy.what === 'string') {
+    record.askedBy = { what: askedBy.what, ...(typeof askedBy.run === 'string' ? { run: askedBy.run } : {}) }
+  }
   return record
 }
 

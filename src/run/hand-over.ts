@@ -17,6 +17,7 @@ import type { RunOutcome } from '../report/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
+import { requestedBy } from '../report/agent-note.js'
 import type { CommentAsk } from './comment-ask.js'
 import type { GitHubSession } from '../github/session.js'
 
@@ -50,7 +51,10 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
       : undefined
   const groupMark = group && delivered === 'create' ? { group: group.settings.name, mark: group.covers } : {}
   const commit = commitOfRun(handOver.runner)
-  const where = { ...(thread ? { thread } : {}), ...groupMark, ...(commit ? { commit } : {}) }
+  // The note a reporting run leaves on the agent's pull request says who asked, as this run's would.
+  const { runId } = handOver.runner
+  const askedBy = { what: requestedBy(ask?.comment ?? null, handOver.runner), ...(runId ? { run: runId } : {}) }
+  const where = { ...(thread ? { thread } : {}), ...groupMark, ...(commit ? { commit } : {}), askedBy }
   const working = (outcome.ending === 'created' || outcome.ending === 'timeout') && !!outcome.jobId
   if (working) return { job: outcome.jobId, state: 'open', created, ...where }
   // Refused by the rate limit (or surely not sent): the create waits in the record for a reporting run.

@@ -117,7 +117,8 @@ export async function tellClaimed(place: ReportPlace, indexed: IndexedRecord, en
       signal,
       runner: place.runner,
       github: place.github,
-      group: record.group && record.mark ? { name: record.group, mark: record.mark } : undefined
+      group: record.group && record.mark ? { name: record.group, mark: record.mark } : undefined,
+      asker: record.askedBy && { what: record.askedBy.what, runId: record.askedBy.run }
     }),
     completeCommitStatus(place, record, 'job' in ending ? ending.job.status : null)
   ])

@@ -138,13 +138,27 @@ describe.concurrent('a job handed over, told later', () => {
       // The note on the agent's pull request, once.
       const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
       expect(notes).toHaveLength(1)
-      // The commit's status completed: failure with the job's status, linking the reporting run.
+      // It names who asked and where, as the run that asked would have: the comment on #12 and that run.
+      expect(notes[0].body).toContain(
+        `opened this pull request, asked for by a [workflow run](${SERVER}/${REPO}/actions/runs/4711) ` +
+          `(@octo-maintainer's [issue comment](${SERVER}/${REPO}/issues/12#issuecomment-4242) on ` +
+          `[issue #12](${SERVER}/${REPO}/issues/12)).`
+      )
+      expect(notes[0].body).not.toContain('schedule')
+      // The commit's status completed: failure with the job's status, in a held run's words, linking the reporting run.
       expect(github.statuses.at(-1)).toMatchObject({
         sha: HEAD,
         state: 'failure',
         context: 'docs-agent',
+        description: 'The documentation job failed: the agent hit an unrecoverable error.',
         target_url: `${SERVER}/${REPO}/actions/runs/4801`
       })
+      // The index's records read as a held run's endings.
+      const told = indexOf(github).records.map((r) => r.body.split('\n').at(-1))
+      expect(told).toEqual([
+        `✅ Job \`${jobId}\` completed. Told on #12 by a reporting run.`,
+        `❌ Job \`${prJob}\` failed: the agent hit an unrecoverable error. Told on commit ${HEAD.slice(0, 7)} by a reporting run.`
+      ])
       expect(later.summary).toContain('Reported the ending of 2 documentation jobs')
 
       // A second reporting run: nothing open, nothing read, nothing written.
@@ -183,7 +197,7 @@ describe.concurrent('a job handed over, told later', () => {
       expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${reply?.id}`))).toHaveLength(1)
       const record = indexOf(github).records[0]
       expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${record.id}`))).toHaveLength(1)
-      expect(record.body).toContain('Reported')
+      expect(record.body).toContain('Told')
     },
     SEVERAL_RUNS_MS
   )
@@ -217,7 +231,7 @@ describe.concurrent('a job handed over, told later', () => {
         1
       )
       expect(reply?.body).toContain(`${REPO}#${AGENT_PR}`)
-      expect(record.body).toContain('Reported')
+      expect(record.body).toContain('Told')
 
       // Told: the next reporting run finds nothing open.
       const after = github.requests.length
@@ -267,7 +281,7 @@ describe.concurrent('a job handed over, told later', () => {
       const before = github.requests.length
       const later = await report(service, github, '5102')
       expect(later.code).toBe(0)
-      expect(indexOf(github).records[0].body).toContain('Reported')
+      expect(indexOf(github).records[0].body).toContain('Told')
       expect(reply?.body).toContain('/actions/runs/5102')
       const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
       expect(notes).toHaveLength(1)
