@@ -14,6 +14,17 @@
 // (`GET …/issues?labels=…&state=open`), and knows each pull request's state (open, merged, closed),
 // which a test may change between runs.
 //
+// It keeps its state for as long as it runs, so one stand-in serves many runs of the action (a
+// hand-over, then reporting runs): comments can be deleted (by the action, or by someone with
+// deleteComment); issues are read and edited (`GET`/`PATCH …/issues/{number}`: state, state_reason,
+// locked, body, who opened it), locked and unlocked (a locked issue refuses outsiders, not the token),
+// opened by someone else (addIssue: a triager's labelled issue) and closed as not planned (closeIssue);
+// workflows are read and turned on and off (`…/actions/workflows/{id or file}`, `/enable`, `/disable`;
+// 403 without `actions: write`), and a test's scheduler asks isWorkflowActive before it starts a
+// scheduled run; commit statuses are listed and combined, so a write can be read back. A fault can be
+// `made: true`: the write is done and the answer is the fault, as GitHub sometimes answers 502 after
+// the fact. Every route is one of GitHub's REST description (test/unit/project/stand-in-github.test.ts).
+//
 // It also writes the event payloads the runner hands an action (GITHUB_EVENT_PATH), so that a test
 // reads as "this comment, by this person, on this thread", or "this push of these commits".
 import { createHash } from 'node:crypto'
@@ -90,14 +101,42 @@ import { join } from 'node:path'
  *
  * @typedef {'reaction' | 'issue-reaction' | 'permission' | 'comment-create' | 'comment-update' | 'comment-list' | 'review-reaction' | 'review-reply' |
  *   'review-update' | 'user' | 'workflow-run' | 'workflow-runs' | 'compare' | 'pull-files' | 'releases' | 'pull' |
- *   'label-add' | 'issue-list' | 'issue-create' | 'comment-get' | 'status-create'} Route
+ *   'label-add' | 'issue-list' | 'issue-create' | 'comment-get' | 'status-create' | 'comment-delete' | 'issue-get' |
+ *   'issue-update' | 'issue-lock' | 'issue-unlock' | 'workflow-list' | 'workflow-get' | 'workflow-enable' | 'workflow-disable' |
+ *   'status-list' | 'status-combined'} Route
  * @typedef {'open' | 'draft' | 'merged' | 'closed'} PullState
  * @typedef {{id: number, sha: string, state: string, context: string, description: string | null, target_url: string | null}} CommitStatus
  * @typedef {{status: number, message?: string, body?: string, headers?: Record<string, string>,
- *   when?: (req: RecordedRequest) => boolean, times?: number} | 'hang'} Fault
+ *   when?: (req: RecordedRequest) => boolean, times?: number, made?: boolean} | 'hang'} Fault
  *   An answer in place of the route's own: GitHub's error JSON with `message`, or `body` as it is
  *   (any text: a huge or hostile answer); or 'hang': the request is read and never answered. `when`
  *   picks the requests it applies to (default all), `times` how many of them (default every one).
+ *   `made: true`: the route first does what it was asked (the comment is created, edited or deleted,
+ *   the status set, the reaction given, the issue edited or locked, the workflow turned on or off), and
+ *   the fault is the answer: GitHub making a write and answering 502 (the requests so answered are in
+ *   `madeDespiteFault`).
+ *
+ * @typedef {object} StandInWorkflow A workflow of the repository, as the Actions API shows it.
+ * @property {number} id
+ * @property {string} path `.github/workflows/report-later.yml`; its file name finds it too.
+ * @property {'active' | 'disabled_manually'} [state] Default 'active'.
+ * @property {string} [name] Default: the file name without its extension.
+ *
+ * @typedef {object} IssueFacts What `GET …/issues/{number}` answers of an issue or pull request.
+ * @property {string} title
+ * @property {string} body
+ * @property {'open' | 'closed'} state
+ * @property {'completed' | 'not_planned' | 'reopened' | null} state_reason
+ * @property {boolean} locked
+ * @property {string} login Who opened it.
+ * @property {'User' | 'Bot'} type
+ *
+ * @typedef {object} OutsiderIssue An issue opened (and maybe labelled) by someone, not by the action.
+ * @property {string} [title] Default 'An older issue'.
+ * @property {string} [body] Default ''.
+ * @property {string} [login] Default 'octo-triager'.
+ * @property {string[]} [labels] Put on it (by a triager, say).
+ * @property {number} [number] Default: the next free number below those the action creates.
  *
  * @typedef {object} Options
  * @property {string} [basePath] Where the API lives on the server: '' as on github.com,
@@ -105,9 +144,10 @@ import { join } from 'node:path'
  * @property {{status: number, message: string}} [failAll] Answer every request with this error.
  * @property {boolean} [hang] Never answer any request (until the server closes).
  * @property {Partial<Record<Route, Fault>>} [faults] Answer one route's requests with a fault.
- * @property {{rate: number, random: () => number, routes: Route[], fault?: Fault}} [randomFaults] Answer a
- *   share (`rate`) of the requests of `routes` with `fault` (default a 502), drawing from `random` (seeded,
- *   in a test): GitHub failing now and then.
+ * @property {{rate: number, random: () => number, routes: Route[], fault?: Fault | (() => Fault)}} [randomFaults] Answer a
+ *   share (`rate`) of the requests of `routes` with `fault` (default a 502; a function draws one per
+ *   request, e.g. now a 502, now a write made and answered 502), drawing from `random` (seeded, in a
+ *   test): GitHub failing now and then.
  * @property {Partial<Record<Route, {ms: number, times?: number}>>} [delays] Do what the route's first
  *   `times` requests (default 1) ask at once (a comment is made), but answer this much later: GitHub
  *   slow to answer.
@@ -120,7 +160,13 @@ import { join } from 'node:path'
  * @property {SeededComment[]} [threadComments] Comments on the threads before the run.
  * @property {Record<string, string>} [permissions] Each login's role on the repository (admin, maintain,
  *   write, triage, read), as `GET …/collaborators/{login}/permission` answers; anyone else reads `read`.
- * @property {number[]} [lockedIssues] Issues that refuse new comments (403), as a locked issue does.
+ * @property {number[]} [lockedIssues] Issues that refuse new comments from the action (403), as a locked
+ *   issue does to a token without write access; they read `locked: true`. An issue locked through the API
+ *   (`PUT …/lock`, or lockIssue) refuses outsiders only: the token is a collaborator with write.
+ * @property {StandInWorkflow[]} [workflows] The repository's workflows (besides `.github/workflows/docs.yml`,
+ *   id 161335, active, unless given here).
+ * @property {boolean} [actionsWrite] Whether the token may turn workflows on and off (`actions: write`);
+ *   default true. False: `PUT …/enable` and `/disable` answer 403 "Resource not accessible by integration".
  * @property {number[]} [issues] Numbers that are issues, not pull requests: the issues list shows them
  *   without a `pull_request` key, and `GET …/pulls/{number}` is a 404 for them. Every other labelled
  *   number is a pull request.
@@ -190,6 +236,225 @@ export async function startStandInGitHub(options = {}) {
   let nextIssue = 500
   /** @type {CommitStatus[]} Every commit status set, oldest first. */
   const statuses = []
+  /** @type {Set<number>} Comments deleted (by the action or by someone else): gone from lists, a 404 to read, edit or react to. */
+  const deletedIds = new Set()
+  /** @type {(ThreadComment & {login: string, type: string})[]} The comments deleted, as they were. */
+  const deletedComments = []
+  /** @type {RecordedRequest[]} The requests whose write was made and answered with a fault (`made: true`). */
+  const madeDespiteFault = []
+  /** @type {Map<number, IssueFacts>} Each issue or pull request read or written through the issues API. */
+  const issueFacts = new Map()
+  const lockedByOption = new Set(options.lockedIssues ?? [])
+  let nextOutsiderIssue = 100
+  /** @type {Map<number, Required<StandInWorkflow>>} */
+  const workflows = new Map()
+  for (const w of [{ id: 161335, path: '.github/workflows/docs.yml' }, ...(options.workflows ?? [])]) {
+    const name =
+      w.path
+        .split('/')
+        .at(-1)
+        ?.replace(/\.ya?ml$/, '') ?? String(w.id)
+    for (const [id, known] of workflows) if (known.path === w.path) workflows.delete(id)
+    workflows.set(w.id, { state: 'active', name, ...w })
+  }
+
+  /** A workflow by its id or its file name (`report-later.yml`), as the Actions API finds it. @param {string} key */
+  function workflowOf(key) {
+    return [...workflows.values()].find((w) => String(w.id) === key || w.path.split('/').at(-1) === key)
+  }
+
+  /** A workflow as the Actions API shows it. @param {string} owner @param {string} repo @param {Required<StandInWorkflow>} w */
+  function describeWorkflow(owner, repo, w) {
+    return {
+      id: w.id,
+      node_id: `W_${w.id}`,
+      name: w.name,
+      path: w.path,
+      state: w.state,
+      created_at: '2026-11-01T10:00:00Z',
+      updated_at: '2026-11-01T10:00:00Z',
+      url: `https://api.github.example/repos/${owner}/${repo}/actions/workflows/${w.id}`,
+      html_url: `https://github.example/${owner}/${repo}/blob/main/${w.path}`,
+      badge_url: `https://github.example/${owner}/${repo}/workflows/${encodeURIComponent(w.name)}/badge.svg`
+    }
+  }
+
+  /** Whether a comment is on the stand-in now (not deleted), anyone's. @param {number} id */
+  function commentById(id) {
+    if (deletedIds.has(id)) return undefined
+    return comments.get(id) ?? seeded.find((c) => c.id === id)
+  }
+
+  /**
+   * Deletes a comment (anyone's); false when there is none of that id.
+   * @param {number} id
+   */
+  function removeComment(id) {
+    const own = comments.get(id)
+    const at = seeded.findIndex((c) => c.id === id)
+    if (deletedIds.has(id) || (!own && at < 0)) return false
+    deletedIds.add(id)
+    if (own) {
+      comments.delete(id)
+      deletedComments.push({ ...own, login: tokenLogin, type: 'Bot' })
+    } else {
+      deletedComments.push(...seeded.splice(at, 1))
+    }
+    return true
+  }
+
+  /** Whether a number is a pull request (labelled or given a state, and not said to be an issue). @param {number} number */
+  function isPull(number) {
+    if (issues.has(number) || issueNumbers.has(number)) return false
+    return labels.has(number) || pullStates.has(number) || repository.pulls?.[number] !== undefined
+  }
+
+  /**
+   * The facts of an issue or pull request the stand-in knows of: created, said to exist (issues,
+   * labels, pullStates, repository.pulls), or holding a comment. Undefined for any other number (a 404).
+   * @param {number} number
+   * @returns {IssueFacts | undefined}
+   */
+  function factsOf(number) {
+    const known = issueFacts.get(number)
+    if (known) return known
+    const commented = [...seeded, ...comments.values()].some((c) => c.issueNumber === number)
+    if (!issues.has(number) && !issueNumbers.has(number) && !isPull(number) && !commented) return undefined
+    /** @type {IssueFacts} */
+    const facts = {
+      title: isPull(number) ? 'Document the --dry-run flag' : 'Retries are not documented',
+      body: '',
+      state: 'open',
+      state_reason: null,
+      locked: lockedByOption.has(number),
+      // Said to exist (labelled before the run): by the token, as the issues list has always shown them;
+      // known only by its comments (the thread of an event): by someone else.
+      ...(issueNumbers.has(number) || labels.has(number)
+        ? { login: tokenLogin, type: /** @type {const} */ ('Bot') }
+        : { login: 'someone-else', type: /** @type {const} */ ('User') })
+    }
+    issueFacts.set(number, facts)
+    return facts
+  }
+
+  /** Whether an issue or pull request is open now. @param {number} number */
+  function isOpenNow(number) {
+    if (isPull(number) && !issueFacts.has(number)) return isOpen(pullStates.get(number))
+    return factsOf(number)?.state !== 'closed'
+  }
+
+  /**
+   * An issue (or a pull request) as `GET …/issues/{number}` answers it.
+   * @param {string} owner @param {string} repo @param {number} number
+   */
+  function describeIssue(owner, repo, number) {
+    const facts = /** @type {IssueFacts} */ (factsOf(number))
+    const pull = isPull(number)
+    return {
+      id: 700000 + number,
+      number,
+      title: facts.title,
+      body: facts.body,
+      state: isOpenNow(number) ? 'open' : 'closed',
+      state_reason: facts.state_reason,
+      locked: facts.locked,
+      active_lock_reason: facts.locked ? 'resolved' : null,
+      html_url: `https://github.example/${owner}/${repo}/${pull ? 'pull' : 'issues'}/${number}`,
+      labels: (labels.get(number) ?? []).map((name) => ({ name })),
+      user: { login: facts.login, type: facts.type },
+      comments: [...seeded, ...comments.values()].filter((c) => c.issueNumber === number && c.inReplyTo === undefined)
+        .length,
+      ...(pull
+        ? {
+            pull_request: {
+              url: `https://api.github.example/repos/${owner}/${repo}/pulls/${number}`,
+              html_url: `https://github.example/${owner}/${repo}/pull/${number}`,
+              merged_at: pullStates.get(number) === 'merged' ? '2026-11-02T11:00:00Z' : null
+            }
+          }
+        : {})
+    }
+  }
+
+  /**
+   * Reads and edits of an issue itself, its lock, and comment deletion.
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object | string} | null}
+   */
+  function answerIssue(req) {
+    let match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)$/.exec(req.pathname)
+    if (match && (req.method === 'GET' || req.method === 'PATCH')) {
+      const number = Number(match[3])
+      const facts = factsOf(number)
+      if (!facts) return notFound()
+      if (req.method === 'PATCH') {
+        const body = req.body ?? {}
+        if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed') {
+          return { status: 422, body: { message: 'Validation Failed' } }
+        }
+        if (typeof body.title === 'string') facts.title = body.title
+        if (typeof body.body === 'string' || body.body === null) facts.body = body.body ?? ''
+        if (body.state) {
+          facts.state = body.state
+          facts.state_reason = body.state === 'closed' ? (body.state_reason ?? 'completed') : 'reopened'
+          if (isPull(number)) pullStates.set(number, body.state === 'closed' ? 'closed' : 'open')
+        } else if (body.state_reason !== undefined) {
+          facts.state_reason = body.state_reason
+        }
+        const made = issues.get(number)
+        if (made) Object.assign(made, { title: facts.title, body: facts.body })
+      }
+      return { status: 200, body: describeIssue(match[1], match[2], number) }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/lock$/.exec(req.pathname)
+    if (match && (req.method === 'PUT' || req.method === 'DELETE')) {
+      const facts = factsOf(Number(match[3]))
+      if (!facts) return notFound()
+      facts.locked = req.method === 'PUT'
+      return { status: 204, body: '' }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
+    if (match && req.method === 'DELETE') {
+      return removeComment(Number(match[3])) ? { status: 204, body: '' } : notFound()
+    }
+    return null
+  }
+
+  /**
+   * The Actions API's workflows: listed, read, turned on and off (with `actions: write`).
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object | string} | null}
+   */
+  function answerWorkflow(req) {
+    let match = /^\/repos\/([^/]+)\/([^/]+)\/actions\/workflows$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const all = [...workflows.values()].map((w) => describeWorkflow(match?.[1] ?? '', match?.[2] ?? '', w))
+      return { status: 200, body: { total_count: all.length, workflows: all } }
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/actions\/workflows\/([^/]+)$/.exec(req.pathname)
+    if (match && req.method === 'GET') {
+      const w = workflowOf(decodeURIComponent(match[3]))
+      return w ? { status: 200, body: describeWorkflow(match[1], match[2], w) } : notFound()
+    }
+    match = /^\/repos\/([^/]+)\/([^/]+)\/actions\/workflows\/([^/]+)\/(enable|disable)$/.exec(req.pathname)
+    if (match && req.method === 'PUT') {
+      if (options.actionsWrite === false) {
+        return {
+          status: 403,
+          body: {
+            message: 'Resource not accessible by integration',
+            documentation_url: 'https://docs.github.com/rest/actions/workflows#enable-a-workflow',
+            status: '403'
+          }
+        }
+      }
+      const w = workflowOf(decodeURIComponent(match[3]))
+      if (!w) return notFound()
+      w.state = match[4] === 'enable' ? 'active' : 'disabled_manually'
+      return { status: 204, body: '' }
+    }
+    return null
+  }
 
   /**
    * A reaction, as GitHub answers: 201 when it is new, 200 with the one given before when the same
@@ -208,7 +473,7 @@ export async function startStandInGitHub(options = {}) {
    * The writes beyond comments: an issue created (with its labels), a comment read by its id, a commit
    * status set and listed (per sha and context the newest wins, listed newest first).
    * @param {RecordedRequest} req
-   * @returns {{status: number, body: object | string} | null}
+   * @returns {{status: number, body: object | string, headers?: Record<string, string>} | null}
    */
   function answerWrite(req) {
     let match = /^\/repos\/([^/]+)\/([^/]+)\/issues$/.exec(req.pathname)
@@ -216,6 +481,16 @@ export async function startStandInGitHub(options = {}) {
       const number = nextIssue++
       const title = String(req.body?.title ?? '')
       issues.set(number, { title, body: String(req.body?.body ?? '') })
+      // Opened by the token's identity: the action can tell an issue it made from one someone else made.
+      issueFacts.set(number, {
+        title,
+        body: String(req.body?.body ?? ''),
+        state: 'open',
+        state_reason: null,
+        locked: false,
+        login: tokenLogin,
+        type: 'Bot'
+      })
       const names = Array.isArray(req.body?.labels) ? req.body.labels.map(String) : []
       labels.set(number, [...names])
       return { status: 201, body: listedIssue(match[1], match[2], number, names) }
@@ -223,7 +498,7 @@ export async function startStandInGitHub(options = {}) {
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)$/.exec(req.pathname)
     if (match && req.method === 'GET') {
       const id = Number(match[3])
-      const comment = comments.get(id) ?? seeded.find((c) => c.id === id)
+      const comment = commentById(id)
       if (!comment || comment.inReplyTo !== undefined) return notFound()
       return { status: 200, body: describe(match[1], match[2], comment) }
     }
@@ -245,9 +520,43 @@ export async function startStandInGitHub(options = {}) {
       statuses.push(status)
       return { status: 201, body: status }
     }
-    match = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/statuses$/.exec(req.pathname)
+    match = /^\/repos\/([^/]+)\/([^/]+)\/commits\/([^/]+)\/(statuses|status)$/.exec(req.pathname)
     if (match && req.method === 'GET') {
-      return { status: 200, body: statuses.filter((s) => s.sha === match?.[3]).reverse() }
+      const ref = decodeURIComponent(match[3])
+      const sha = repository.refs?.[ref] ?? ref
+      // Newest first, as GitHub lists them.
+      const all = statuses.filter((s) => s.sha === sha).reverse()
+      const perPage = Math.min(100, Number(req.query.per_page ?? 30))
+      const page = Number(req.query.page ?? 1)
+      if (match[4] === 'statuses') {
+        return {
+          status: 200,
+          body: all.slice((page - 1) * perPage, page * perPage),
+          headers: pageLinks(req, page, perPage, all.length)
+        }
+      }
+      // Combined: the newest per context; failure over pending over success, pending when there is none.
+      /** @type {Map<string, CommitStatus>} */
+      const latest = new Map()
+      for (const s of all) if (!latest.has(s.context)) latest.set(s.context, s)
+      const states = [...latest.values()].map((s) => s.state)
+      const state = states.some((s) => s === 'failure' || s === 'error')
+        ? 'failure'
+        : states.length === 0 || states.includes('pending')
+          ? 'pending'
+          : 'success'
+      return {
+        status: 200,
+        body: {
+          state,
+          sha,
+          total_count: latest.size,
+          statuses: [...latest.values()].slice((page - 1) * perPage, page * perPage),
+          repository: { full_name: `${match[1]}/${match[2]}` },
+          commit_url: `https://api.github.example/repos/${match[1]}/${match[2]}/commits/${sha}`,
+          url: `https://api.github.example/repos/${match[1]}/${match[2]}/commits/${sha}/status`
+        }
+      }
     }
     return null
   }
@@ -257,10 +566,12 @@ export async function startStandInGitHub(options = {}) {
     return {
       number,
       title: issues.get(number)?.title ?? '',
-      state: 'open',
+      state: isOpenNow(number) ? 'open' : 'closed',
+      state_reason: factsOf(number)?.state_reason ?? null,
+      locked: factsOf(number)?.locked ?? false,
       html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
       labels: names.map((name) => ({ name })),
-      user: { login: tokenLogin, type: 'Bot' }
+      user: { login: factsOf(number)?.login ?? tokenLogin, type: factsOf(number)?.type ?? 'Bot' }
     }
   }
 
@@ -279,22 +590,37 @@ export async function startStandInGitHub(options = {}) {
     const chaos = options.randomFaults
     const drawn =
       route && chaos?.routes.includes(route) && chaos.random() < chaos.rate
-        ? (chaos.fault ?? { status: 502, message: 'Server Error' })
+        ? ((typeof chaos.fault === 'function' ? chaos.fault() : chaos.fault) ?? {
+            status: 502,
+            message: 'Server Error'
+          })
         : undefined
     if (drawn) randomlyFaulted.push(req)
     const fault = drawn ?? (route && options.faults?.[route])
     if (fault === 'hang') return 'hang'
     if (fault && applies(fault, req)) {
+      if (fault.made && answerRoute(route, req).status < 300) madeDespiteFault.push(req)
       return {
         status: fault.status,
         headers: fault.headers,
         body: fault.body ?? { message: fault.message ?? 'Error', documentation_url: 'https://docs.github.com/rest' }
       }
     }
+    return answerRoute(route, req)
+  }
+
+  /**
+   * What the route does and answers, with no fault.
+   * @param {Route | null} route
+   * @param {RecordedRequest} req
+   * @returns {{status: number, body: object | string, headers?: Record<string, string>}}
+   */
+  function answerRoute(route, req) {
     const read = route && answerRead(route, req)
     if (read) return read
     let match = /^\/repos\/([^/]+)\/([^/]+)\/(issues|pulls)\/comments\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
+      if (deletedIds.has(Number(match[4]))) return notFound()
       const on = match[3] === 'pulls' ? { on: /** @type {const} */ ('review comment') } : {}
       reactions.push({ commentId: Number(match[4]), content: req.body?.content, ...on })
       return giveReaction(`${match[3]}:${match[4]}:${req.body?.content}`, String(req.body?.content))
@@ -308,7 +634,7 @@ export async function startStandInGitHub(options = {}) {
       given.delete(key)
       return { status: 204, body: '' }
     }
-    const written = answerWrite(req)
+    const written = answerWrite(req) ?? answerIssue(req) ?? answerWorkflow(req)
     if (written) return written
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/reactions$/.exec(req.path)
     if (match && req.method === 'POST') {
@@ -331,7 +657,8 @@ export async function startStandInGitHub(options = {}) {
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.pathname)
     if (match && req.method === 'GET') {
-      const perPage = Number(req.query.per_page ?? 30)
+      // At most 100 a page, as GitHub answers.
+      const perPage = Math.min(100, Number(req.query.per_page ?? 30))
       const page = Number(req.query.page ?? 1)
       const all = [...seeded, ...[...comments.values()].map((c) => ({ ...c, login: tokenLogin, type: 'Bot' }))]
         .filter((c) => c.issueNumber === Number(match?.[3]) && c.inReplyTo === undefined)
@@ -344,7 +671,9 @@ export async function startStandInGitHub(options = {}) {
       return { status: 200, body, headers: pageLinks(req, page, perPage, all.length) }
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.path)
-    if (match && req.method === 'POST' && options.lockedIssues?.includes(Number(match[3]))) {
+    // The option's locked issues refuse even the action (a token without write); one locked through the
+    // API refuses outsiders only (addComment), as the token is a collaborator with write.
+    if (match && req.method === 'POST' && lockedByOption.has(Number(match[3]))) {
       return { status: 403, body: { message: 'Unable to create comment because issue is locked.' } }
     }
     if (match && req.method === 'POST') {
@@ -390,7 +719,7 @@ export async function startStandInGitHub(options = {}) {
       // Newest first, as GitHub sorts by default (created, descending).
       const all = [...labels.entries()]
         .filter(([, names]) => wanted.every((name) => names.includes(name)))
-        .map(([number, names]) => ({ number, names, open: isOpen(pullStates.get(number)) }))
+        .map(([number, names]) => ({ number, names, open: isOpenNow(number) }))
         .filter((entry) => state === 'all' || (state === 'open') === entry.open)
         .sort((a, b) => b.number - a.number)
       const listed = all
@@ -404,7 +733,7 @@ export async function startStandInGitHub(options = {}) {
     }
     match = /^\/repos\/([^/]+)\/([^/]+)\/(?:issues|pulls)\/comments\/(\d+)$/.exec(req.path)
     if (match && req.method === 'PATCH') {
-      const comment = comments.get(Number(match[3])) ?? seeded.find((c) => c.id === Number(match?.[3]))
+      const comment = commentById(Number(match[3]))
       if (!comment) return { status: 404, body: { message: 'Not Found' } }
       comment.body = String(req.body?.body)
       comment.bodies.push(comment.body)
@@ -610,9 +939,88 @@ export async function startStandInGitHub(options = {}) {
     },
     /** The requests of the context's reads (workflow runs, compare, pull request files, releases). */
     get reads() {
-      return requests.filter(
-        (r) => r.method === 'GET' && !isThreadRead(r) && routeOf(r) !== 'pull' && routeOf(r) !== 'issue-list'
-      )
+      const context = ['workflow-run', 'workflow-runs', 'compare', 'pull-files', 'releases']
+      return requests.filter((r) => r.method === 'GET' && context.includes(routeOf(r) ?? ''))
+    },
+    /** The requests whose write was made and then answered with a fault (`made: true`): GitHub's 502 after the fact. */
+    madeDespiteFault,
+    /** The comments deleted (through the API or deleteComment), as they were, in the order deleted. */
+    deletedComments,
+    /**
+     * Someone deletes a comment (the one that asked, say), as a person can on GitHub; false when no
+     * comment of that id is there.
+     * @param {number} id
+     */
+    deleteComment: (id) => removeComment(id),
+    /**
+     * Someone (a person, not the action) opens an issue, labelled or not: a triager putting a label on
+     * an older issue. Returns its number.
+     * @param {OutsiderIssue} [issue]
+     */
+    addIssue: (issue = {}) => {
+      let number = issue.number
+      if (number === undefined) {
+        while (factsOf(nextOutsiderIssue) || labels.has(nextOutsiderIssue)) nextOutsiderIssue++
+        number = nextOutsiderIssue++
+      }
+      issueNumbers.add(number)
+      issueFacts.set(number, {
+        title: issue.title ?? 'An older issue',
+        body: issue.body ?? '',
+        state: 'open',
+        state_reason: null,
+        locked: false,
+        login: issue.login ?? 'octo-triager',
+        type: 'User'
+      })
+      if (issue.labels) labels.set(number, [...issue.labels])
+      return number
+    },
+    /**
+     * Someone closes an issue (as not planned, by default) and may lock it: a request withdrawn.
+     * @param {number} number @param {{reason?: 'completed' | 'not_planned', lock?: boolean}} [how]
+     */
+    closeIssue: (number, how = {}) => {
+      const facts = factsOf(number)
+      if (!facts) throw new Error(`the stand-in GitHub knows no issue #${number}`)
+      facts.state = 'closed'
+      facts.state_reason = how.reason ?? 'not_planned'
+      if (how.lock) facts.locked = true
+      if (isPull(number)) pullStates.set(number, 'closed')
+    },
+    /** Someone with write access locks an issue's conversation: outsiders can no longer comment. @param {number} number */
+    lockIssue: (number) => {
+      const facts = factsOf(number)
+      if (!facts) throw new Error(`the stand-in GitHub knows no issue #${number}`)
+      facts.locked = true
+    },
+    /**
+     * An issue or pull request as `GET …/issues/{number}` answers it now, or undefined when unknown.
+     * @param {number} number
+     */
+    issue: (number) => (factsOf(number) ? describeIssue('octo-org', 'docs-site', number) : undefined),
+    /**
+     * A workflow by its id or file name (`report-later.yml`), as the Actions API shows it, or undefined.
+     * @param {number | string} key
+     */
+    workflow: (key) => {
+      const w = workflowOf(String(key))
+      return w ? { ...w } : undefined
+    },
+    /**
+     * Whether a workflow would start a run now: GitHub starts none, scheduled or other, for a disabled
+     * one. A test's scheduler asks this before it starts a scheduled run.
+     * @param {number | string} key
+     */
+    isWorkflowActive: (key) => workflowOf(String(key))?.state === 'active',
+    /**
+     * Turns a workflow on or off, as a maintainer does in the Actions tab.
+     * @param {number | string} key @param {'active' | 'disabled_manually'} state
+     */
+    setWorkflowState: (key, state) => {
+      const w = workflowOf(String(key))
+      if (!w) throw new Error(`the stand-in GitHub knows no workflow ${key}`)
+      w.state = state
     },
     /** The requests answered with a random fault (randomFaults). */
     randomlyFaulted,
@@ -674,6 +1082,15 @@ export async function startStandInGitHub(options = {}) {
      * @param {SeededComment} comment
      */
     addComment: (comment) => {
+      // A locked conversation refuses anyone without write access, as GitHub does.
+      const facts = issueFacts.get(comment.issueNumber)
+      const role = options.permissions?.[comment.login] ?? 'read'
+      if (
+        (facts?.locked || lockedByOption.has(comment.issueNumber)) &&
+        !['admin', 'maintain', 'write'].includes(role)
+      ) {
+        throw new Error(`issue #${comment.issueNumber} is locked: GitHub refuses a comment from ${comment.login}`)
+      }
       const id = nextId++
       seeded.push({
         id,
@@ -744,36 +1161,52 @@ function notFound() {
   return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } }
 }
 
+/** Every route the stand-in serves: its method, its path, its name (faults and delays name it). */
+const ROUTES = /** @type {[string, RegExp, Route][]} */ ([
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/, 'reaction'],
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/reactions$/, 'issue-reaction'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'permission'],
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-create'],
+  ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-update'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-list'],
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/pulls\/comments\/\d+\/reactions$/, 'review-reaction'],
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments\/\d+\/replies$/, 'review-reply'],
+  ['PATCH', /^\/repos\/[^/]+\/[^/]+\/pulls\/comments\/\d+$/, 'review-update'],
+  ['GET', /^\/user$/, 'user'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/\d+$/, 'workflow-run'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/runs$/, 'workflow-runs'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/compare\/.+\.\.\..+$/, 'compare'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files$/, 'pull-files'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull'],
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'label-add'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list'],
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-create'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-get'],
+  ['POST', /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]+$/, 'status-create'],
+  ['DELETE', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-delete'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'issue-get'],
+  ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'issue-update'],
+  ['PUT', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/lock$/, 'issue-lock'],
+  ['DELETE', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/lock$/, 'issue-unlock'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows$/, 'workflow-list'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+$/, 'workflow-get'],
+  ['PUT', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/enable$/, 'workflow-enable'],
+  ['PUT', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/disable$/, 'workflow-disable'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/commits\/[^/]+\/statuses$/, 'status-list'],
+  ['GET', /^\/repos\/[^/]+\/[^/]+\/commits\/[^/]+\/status$/, 'status-combined']
+])
+
+/** The name of every route the stand-in serves (a contract test holds each to GitHub's REST description). */
+export const ROUTE_NAMES = ROUTES.map(([, , name]) => name)
+
 /**
- * Which route a request is for, by method and path.
+ * Which route a request is for, by method and path (exported for the contract test).
  * @param {RecordedRequest} req
  * @returns {Route | null}
  */
-function routeOf(req) {
-  const routes = /** @type {[string, RegExp, Route][]} */ ([
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+\/reactions$/, 'reaction'],
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/reactions$/, 'issue-reaction'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'permission'],
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-create'],
-    ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-update'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, 'comment-list'],
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/pulls\/comments\/\d+\/reactions$/, 'review-reaction'],
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/comments\/\d+\/replies$/, 'review-reply'],
-    ['PATCH', /^\/repos\/[^/]+\/[^/]+\/pulls\/comments\/\d+$/, 'review-update'],
-    ['GET', /^\/user$/, 'user'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/\d+$/, 'workflow-run'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/actions\/workflows\/[^/]+\/runs$/, 'workflow-runs'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/compare\/.+\.\.\..+$/, 'compare'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/files$/, 'pull-files'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/releases$/, 'releases'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/, 'pull'],
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/labels$/, 'label-add'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-list'],
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues$/, 'issue-create'],
-    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/, 'comment-get'],
-    ['POST', /^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]+$/, 'status-create']
-  ])
-  const found = routes.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
+export function routeOf(req) {
+  const found = ROUTES.find(([method, pattern]) => method === req.method && pattern.test(req.pathname))
   return found ? found[2] : null
 }
 
