@@ -47,7 +47,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const { runner } = start
   try {
     // Loaded now, after the create: the run's first request waits for neither (docs/benchmark.md).
-    const [{ claimRecordsOfJob }, { handOverJob }] = await Promise.all([
+    const [{ claimRecordsOfJob }, { handOverJob, markHandedOver }] = await Promise.all([
       import('../run/settle-records.js'),
       import('../run/hand-over.js')
     ])
@@ -55,10 +55,15 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     // step before the summary, the reply and the note are written. A job an earlier run handed over
     // has its records claimed first: a reporting run telling it meanwhile leaves the note instead.
     const settling = await claimRecordsOfJob(outcome, settings, delivered === 'create', { runner, github })
+    const creates = route?.kind === 'create'
+    const prompt = prepared?.sent ?? ''
+    const handOver = { outcome, settings, ask, group, delivered, prompt, creates, runner, github }
+    // Whether a reporting run is known: the index's record of the reporting workflow (not read yet: assumed).
+    const told = markHandedOver(handOver, true)
     await tellEnding({
       ...reached,
       leaveNote: !settling.elsewhere,
-      outcome,
+      outcome: told,
       writeStarted,
       delivered,
       group,
@@ -68,9 +73,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
       github
     })
     // A job not followed to its end is handed over: its record waits for a reporting run.
-    const creates = route?.kind === 'create'
-    const prompt = prepared?.sent ?? ''
-    await handOverJob({ outcome, settings, ask, group, delivered, prompt, creates, runner, github })
+    await handOverJob(handOver)
     // A job an earlier run handed over, followed to its end here: its records are told now, once.
     await settling.tell()
   } finally {

@@ -4,7 +4,7 @@ import { Input } from '../inputs/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind, requestNumber } from '../service/pull-request-link.js'
 import type { EndingWords } from './ending-words.js'
-import type { GroupHold, RunOutcome } from './run-outcome.js'
+import type { GroupHold, HandedOver, RunOutcome } from './run-outcome.js'
 
 /** The summary's heading and next step. */
 export interface Verdict {
@@ -56,11 +56,18 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
       if (job?.refusedPrLink !== undefined) return says('Completed: no pull request link', `${dashboard}.`)
       return says('Completed: no changes', `If you expected changes, look at the job in the project's dashboard.`)
     }
+    // A job handed over has one next step, the reply's too (thread-words.ts): who tells its ending.
     case 'created':
+      if (outcome.handedOver && jobId) {
+        const heading = outcome.followUp ? 'Sent: the follow-up message, handed over' : 'Created: the job, handed over'
+        return says(heading, wordHandedOverNext(outcome.handedOver))
+      }
       return outcome.followUp
         ? says('Sent: the follow-up message, not followed', `To follow the job, ${withItsId}.`)
         : says('Created: the job, not followed', `To follow it, ${withItsId}.`)
     case 'timeout':
+      if (outcome.handedOver && jobId)
+        return says('Timed out: the job is still running, handed over', wordHandedOverNext(outcome.handedOver))
       return says('Timed out: the job is still running', `To follow it again, ${withItsId}, or raise ${Input.timeout}.`)
     case 'noSign':
       return says(
@@ -97,6 +104,20 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
     default:
       return assertNever(outcome, 'ending')
   }
+}
+
+/**
+ * The one next step of a job handed over, for the summary and the thread's reply alike: the
+ * repository's reporting run tells its ending; where none has ever recorded itself, how to get the
+ * ending instead (the report-later workflow, or a run that follows the job by its id).
+ */
+export function wordHandedOverNext({ reporterKnown }: HandedOver): string {
+  return reporterKnown
+    ? `Nothing to do: the repository's reporting run (${Input.report}: pending) tells its ending where it was asked ` +
+        'for, once it reads the job.'
+    : `No reporting run has recorded itself in this repository yet, so nothing will tell its ending: add the ` +
+        `report-later workflow (examples/workflows/report-later.yml, with ${Input.report}: pending), or follow the job ` +
+        `with a run of this action given its id as ${Input.jobId} and no ${Input.prompt}.`
 }
 
 /** A group's held run's heading and next step. */

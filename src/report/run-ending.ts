@@ -12,6 +12,7 @@ export {
   writesSummary,
   type Ending,
   type GroupHold,
+  type HandedOver,
   type KnownJob,
   type NewJobWay,
   type RunOutcome

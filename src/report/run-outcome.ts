@@ -55,6 +55,15 @@ export interface KnownJob {
   newJobWay?: NewJobWay
 }
 
+/**
+ * A job this run hands over (run/hand-over.ts) rather than follows to its end: whether a reporting
+ * run is known in the repository (one has recorded itself in the index), so that the words promise
+ * its ending only where a run will tell it.
+ */
+export interface HandedOver {
+  reporterKnown: boolean
+}
+
 /** How the run ended, with exactly what each ending needs to be told (see Ending). */
 export type RunOutcome =
   | (KnownJob & {
@@ -63,9 +72,10 @@ export type RunOutcome =
       /** Whether a completed job without a pull request fails the step. */
       requirePr?: boolean
     })
-  | (KnownJob & { ending: 'created' })
+  | (KnownJob & { ending: 'created'; handedOver?: HandedOver })
   | (KnownJob & {
       ending: 'timeout'
+      handedOver?: HandedOver
       /** The step's timeout, for the sentence. */
       timeoutMs?: number
       /** Why the last read failed, if it did. */

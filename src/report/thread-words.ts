@@ -15,9 +15,6 @@ import { requestKind } from '../service/pull-request-link.js'
  * its pull request is open); `final`, the job is done with (no changes, failed, archived, refused), so
  * the next request starts a new job; null, the run made no job the thread could keep.
  */
-/** The promise a handed-over job's reply makes: the reporting run (`report: pending`) keeps it. */
-const REPORTED_HERE = "Its ending will be posted on this reply when the repository's reporting run reads the job."
-
 export type ThreadKeeps = 'open' | 'final' | null
 
 /** The reply's words after its first sentence, and what the thread keeps. */
@@ -63,14 +60,12 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
       return done(outcome.requirePr ? null : summaryNext, `this one opened no ${request}`)
     }
     // A job not followed to its end is handed over (run/hand-over.ts): a reporting run edits this reply
-    // with its ending. What will happen is said to the person on the thread; the summary keeps the
-    // author's step.
+    // with its ending. Its next step is the summary's, one sentence for both (wordHandedOverNext).
     case 'created':
-      return open(jobId ? REPORTED_HERE : null)
+      return open(outcome.handedOver && jobId ? summaryNext : null)
     case 'timeout':
-      return open(
-        `${jobId ? `${REPORTED_HERE} ` : ''}When the agent opens its ${request}, it shows among the repository's ${request}s.`
-      )
+      if (outcome.handedOver && jobId) return open(summaryNext)
+      return open(`When the agent opens its ${request}, it shows among the repository's ${request}s.`)
     case 'noSign':
       return open(`Look at the ${request} before asking again: the agent may have done the work already.`)
     case 'cancelled':

@@ -65,6 +65,18 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
   return null
 }
 
+/**
+ * The outcome as the summary and the reply tell it: a job this run hands over says so, and who tells
+ * its ending (report/ending-verdict.ts wordHandedOverNext). `reporterKnown`: a reporting run has
+ * recorded itself in the index.
+ */
+export function markHandedOver(handOver: HandOver, reporterKnown: boolean): RunOutcome {
+  const { outcome, settings } = handOver
+  const hands = !!recordToLeave(handOver) && !!settings?.githubToken && !gitHubIsSilent()
+  if (!hands || (outcome.ending !== 'created' && outcome.ending !== 'timeout')) return outcome
+  return { ...outcome, handedOver: { reporterKnown } }
+}
+
 /** Leaves the record (see the file's opening comment); a failure is a notice: the job itself is not affected. */
 export async function handOverJob(handOver: HandOver): Promise<void> {
   const { runner } = handOver

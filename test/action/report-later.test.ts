@@ -110,10 +110,11 @@ describe.concurrent('a job handed over, told later', () => {
       expect(github.issues).toHaveLength(1)
       const reply = github.comments.find((c) => c.issueNumber === 12 && !c.body.includes('docs-agent-record: index'))
       expect(reply).toBeDefined()
-      // The person who asked is told where the ending will come.
-      expect(reply?.body).toContain(
-        "Its ending will be posted on this reply when the repository's reporting run reads the job."
-      )
+      // The person who asked is told where the ending will come, in the summary's words.
+      const next =
+        "Nothing to do: the repository's reporting run (report: pending) tells its ending where it was asked for, once it reads the job."
+      expect(reply?.body).toContain(next)
+      expect(asked.summary.replaceAll('&#39;', "'")).toContain(next)
       const replyBefore = reply?.body
 
       // Still working: read once each, nothing told.
@@ -134,7 +135,7 @@ describe.concurrent('a job handed over, told later', () => {
       // The reply tells the ending, with the pull request as GitHub's reference.
       expect(reply?.body).toContain(`${REPO}#${AGENT_PR}`)
       expect(reply?.body).toContain('/actions/runs/4801')
-      expect(reply?.body).not.toContain('Its ending will be posted')
+      expect(reply?.body).not.toContain(next)
       // The note on the agent's pull request, once.
       const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
       expect(notes).toHaveLength(1)

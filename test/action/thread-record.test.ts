@@ -224,11 +224,12 @@ describe.concurrent('the "ask for more" line, true after each ending', () => {
         // Never a step only the workflow's author can take.
         expect(reply.body).not.toMatch(/jobId|run this action/)
         if (name === 'timed out') {
-          expect(reply.body).toContain(
-            "Its ending will be posted on this reply when the repository's reporting run reads the job. " +
-              "When the agent opens its pull request, it shows among the repository's pull requests."
-          )
-          expect(first.summary).toContain('jobId')
+          // One next step, the same in the reply and in the summary: the reporting run tells the ending.
+          const next =
+            "Nothing to do: the repository's reporting run (report: pending) tells its ending where it was asked for, once it reads the job."
+          expect(reply.body).toContain(next)
+          expect(first.summary.replaceAll('&#39;', "'")).toContain(next)
+          expect(first.summary).not.toContain('run this action with')
         }
 
         const second = await s.comment('/docs and the backoff')

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
 import { describeEnding, type RunOutcome } from '../../../src/report/run-ending.js'
+import { describeThreadEnding } from '../../../src/report/thread-words.js'
 
 function job(status: string, prLink: string | null = null, extra: Partial<Job> = {}): Job {
   return {
@@ -177,5 +178,36 @@ describe('whether an ending followed a job', () => {
     expect(describeEnding({ ending: 'created', job: job('active'), jobId: 'job_7' }).followed).toBe(false)
     expect(describeEnding({ ending: 'dry-run', job: null, jobId: 'job_7' }).followed).toBe(false)
     expect(describeEnding({ ending: 'error', job: null, jobId: '' }).followed).toBe(false)
+  })
+})
+
+describe('a job handed over: one next step, the same in the summary and on the thread', () => {
+  const handedOver = (ending: 'created' | 'timeout', reporterKnown: boolean): RunOutcome => ({
+    ending,
+    job: job('active'),
+    jobId: 'job_7',
+    handedOver: { reporterKnown }
+  })
+  it.each([
+    ['created', true],
+    ['timeout', true],
+    ['created', false],
+    ['timeout', false]
+  ] as const)('%s, a reporting run known: %s', (ending, known) => {
+    const outcome = handedOver(ending, known)
+    const { next } = describeEnding(outcome)
+    expect(describeThreadEnding(outcome, '/docs', next).next).toBe(next)
+    if (known) {
+      expect(next).toBe(
+        "Nothing to do: the repository's reporting run (report: pending) tells its ending where it was asked for, once it reads the job."
+      )
+    } else {
+      // Nothing promises an ending no run will tell: how to get it instead.
+      expect(next).toBe(
+        'No reporting run has recorded itself in this repository yet, so nothing will tell its ending: add the ' +
+          'report-later workflow (examples/workflows/report-later.yml, with report: pending), or follow the job with a ' +
+          'run of this action given its id as jobId and no prompt.'
+      )
+    }
   })
 })
