@@ -33,5 +33,6 @@ export const Output = {
   sourceRef: 'sourceRef',
   createdAt: 'createdAt',
   jobCreated: 'jobCreated',
-  reported: 'reported'
+  reported: 'reported',
+  working: 'working'
 } as const

@@ -12,6 +12,8 @@ export const WRITE_ACCESS = {
   pullRequest: { tokenInput, needs: '"pull-requests: write" on that repository' },
   /** A record in the job index issue, and the pending status of the commit it reports on. */
   index: { tokenInput, needs: `"issues: write" (and "statuses: write" for the commit's status)` },
+  /** The reporting workflow turned on or off. */
+  workflow: { tokenInput, needs: '"actions: write"' },
   /** A commit's status. */
   status: { tokenInput, needs: '"statuses: write"' }
 } as const satisfies Record<string, WriteAccess>

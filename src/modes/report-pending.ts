@@ -43,7 +43,15 @@ export async function reportPending({ runner, env }: ModeStart): Promise<void> {
         `${run.ignored ? `, ignored ${plural(run.ignored, 'record')} that did not verify` : ''}.`
     )
     const repositoryUrl = `${runner.serverUrl}/${runner.repository}`
-    const counts = { ignored: run.ignored, left: run.left, perRun: REPORT_JOBS_PER_RUN, repositoryUrl }
+    const counts = {
+      ignored: run.ignored,
+      left: run.left,
+      perRun: REPORT_JOBS_PER_RUN,
+      repositoryUrl,
+      issue: run.issue,
+      otherIssues: run.otherIssues,
+      workflow: run.workflow
+    }
     await writeReportingSummary(run.jobs, counts)
   } catch (error) {
     if (!(error instanceof ActionError)) logStackForBugReport(error)

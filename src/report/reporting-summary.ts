@@ -1,11 +1,14 @@
 // What a reporting run (`report: pending`) shows: one summary of the jobs it read (each ending it
 // told, those told by another run, those still working), the records it ignored and those it left
-// for the next run; and the `reported` output, the same jobs as JSON. Every value is escaped.
+// for the next run, the labelled issues that are not the index, and what became of the reporting
+// workflow; the `reported` output, the endings this run told (each ending in one run's `reported`
+// only), and the `working` output, the jobs it read still working. Every value is escaped.
 import * as core from '@actions/core'
 import { Output } from '../inputs/action-names.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { pullRequestName } from '../service/pull-request-link.js'
+import { INDEX_LABEL } from './job-index.js'
 import { escapeHtml } from './summary-html.js'
 
 /** One job a reporting run read, as the summary and the `reported` output show it. */
@@ -29,6 +32,11 @@ export interface ReportCounts {
   perRun: number
   /** The repository's address, https://host/owner/name: the threads and commits link there. */
   repositoryUrl: string
+  /** The index issue, and other open issues with its label (not the index, not read). */
+  issue?: number | null
+  otherIssues?: readonly number[]
+  /** The reporting workflow's file, and what became of it. */
+  workflow?: { file: string | null; switch: 'on' | 'off' | 'refused' | 'failed' | 'unknown' }
 }
 
 const SAID: Record<ReportedRow['outcome'], string> = {
@@ -40,16 +48,26 @@ const SAID: Record<ReportedRow['outcome'], string> = {
   queued: 'create refused for the rate limit: tried again next run'
 }
 
-/** The `reported` output: the jobs read, as JSON. */
+/** Whether a row is still working: read and not ended, or a create that waits. */
+export function isWorking(row: ReportedRow): boolean {
+  return row.outcome === 'working' || row.outcome === 'queued'
+}
+
+/**
+ * The `reported` output: the endings this run told, as JSON; the `working` output: the jobs it read
+ * that still work (or wait to be created).
+ */
 export function setReportedOutput(rows: readonly ReportedRow[]): void {
-  const value = rows.map(({ id, status, prLink, thread }) => ({ id, status, prLink, thread }))
-  core.setOutput(Output.reported, JSON.stringify(value))
+  const shown = (list: readonly ReportedRow[]) =>
+    list.map(({ id, status, prLink, thread }) => ({ id, status, prLink, thread }))
+  core.setOutput(Output.reported, JSON.stringify(shown(rows.filter((r) => r.outcome === 'told'))))
+  core.setOutput(Output.working, JSON.stringify(shown(rows.filter(isWorking))))
 }
 
 /** The heading, the table of jobs, and the lines on ignored and left records. */
 export function reportingSummaryHtml(rows: readonly ReportedRow[], counts: ReportCounts): string {
   const told = rows.filter((r) => r.outcome === 'told').length
-  const working = rows.filter((r) => r.outcome === 'working' || r.outcome === 'queued').length
+  const working = rows.filter(isWorking).length
   const heading =
     rows.length === 0
       ? '📭 No documentation jobs were waiting to be reported'
@@ -70,9 +88,41 @@ export function reportingSummaryHtml(rows: readonly ReportedRow[], counts: Repor
       : '',
     counts.ignored > 0
       ? `${plural(counts.ignored, 'record')} ignored: signed for another project, repository or comment, or not by this action's key.`
-      : ''
+      : '',
+    otherIssuesNote(counts),
+    workflowNote(counts)
   ].filter(Boolean)
   return `<h3>${heading}</h3>\n${lead}${table}\n${notes.map((n) => `<p>${escapeHtml(n)}</p>`).join('\n')}\n`
+}
+
+/** The labelled issues that are not the index, named once. */
+function otherIssuesNote({ otherIssues, issue }: ReportCounts): string {
+  if (!otherIssues?.length) return ''
+  const names = otherIssues.map((n) => `#${n}`).join(', ')
+  const index = issue ? ` (the index is #${issue}, which the action made and signed)` : ''
+  return (
+    `Not read: ${otherIssues.length === 1 ? 'issue' : 'issues'} ${names} ${otherIssues.length === 1 ? 'has' : 'have'} the label ${INDEX_LABEL} ` +
+    `but ${otherIssues.length === 1 ? 'is' : 'are'} not this project's index${index}. Take the label off to stop this line.`
+  )
+}
+
+/** What became of the reporting workflow, and for a token that may not turn it off, the permission that would. */
+function workflowNote({ workflow }: ReportCounts): string {
+  if (!workflow?.file) return ''
+  const file = workflow.file.split('/').pop()
+  switch (workflow.switch) {
+    case 'off':
+      return `Nothing is open: the reporting workflow ${file} is turned off, and the next hand-over turns it on.`
+    case 'refused':
+      return (
+        `Nothing is open, but the reporting workflow ${file} keeps running on its schedule: its token may not turn it off. ` +
+        `Give the workflow "actions: write" in its permissions (and the workflows that hand jobs over too), and it runs only while a job is open.`
+      )
+    case 'failed':
+      return `The reporting workflow ${file} could not be turned off or on (see the warning): it keeps its schedule.`
+    default:
+      return ''
+  }
 }
 
 function rowHtml(row: ReportedRow, repositoryUrl: string): string {

@@ -49,6 +49,8 @@ export interface RecordPayload {
   told?: string
   /** Who asked, for the note a reporting run leaves: the asking run's id, and what asked, worded by that run. */
   askedBy?: { run?: string; what: string }
+  /** Once final: the pull request the job opened, for the index's list of endings. */
+  prLink?: string
 }
 
 /** What a record's signature covers besides its kind, its comment and its payload. */
@@ -180,7 +182,7 @@ function decodePayload(encoded: string): RecordPayload | null {
   if (number !== undefined && comment !== undefined) record.thread = { number, comment }
   const misses = count(raw.misses)
   if (misses !== undefined) record.misses = misses
-  for (const field of ['group', 'mark', 'prompt', 'asked', 'notBefore', 'told'] as const) {
+  for (const field of ['group', 'mark', 'prompt', 'asked', 'notBefore', 'told', 'prLink'] as const) {
     if (typeof raw[field] === 'string') record[field] = raw[field]
   }
   if (sha(raw.commit)) record.commit = sha(raw.commit)

@@ -19,6 +19,7 @@ import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { requestedBy } from '../report/agent-note.js'
 import type { CommentAsk } from './comment-ask.js'
+import { showHandedOver } from './hand-over-index.js'
 import type { GitHubSession } from '../github/session.js'
 
 /** The hand-over's GitHub calls together (the index's listing, maybe its issue, the record, the status). */
@@ -102,7 +103,8 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
     if (!reader) return
     const { index, octokit } = await openJobIndex(handOver.github, reader, { key: settings, repository })
     const issue = await index.findOrMakeIssue(limit.signal)
-    await index.add(issue, record, limit.signal)
+    const commentId = await index.add(issue, record, limit.signal)
+    await showHandedOver({ index, octokit, repository }, { issue, commentId, record }, limit.signal)
     log.info(
       record.state === 'queued'
         ? `The create waits in issue #${issue} (${INDEX_TITLE}): a run with report: pending creates it once the rate limit allows, and tells its ending.`

@@ -122,7 +122,8 @@ export async function tellClaimed(place: ReportPlace, indexed: IndexedRecord, en
     }),
     completeCommitStatus(place, record, 'job' in ending ? ending.job.status : null)
   ])
-  await index.write(issue, indexed.commentId, { ...record, state: 'final', told }, signal)
+  const prLink = 'job' in ending ? ending.job.prLink : null
+  await index.finish(issue, indexed, { status: told, prLink }, signal)
   log.info(`Reported the ending of job ${record.job} (${told}).`)
 }
 

@@ -1,14 +1,28 @@
-// The reporting run's stage: the index's open records, oldest first, at most REPORT_JOBS_PER_RUN of
-// them (the rest are left for the next run, as actions/stale's operations-per-run), each job read
-// once, and each that has ended told where it was asked for (report-job.ts). A job the service no
-// longer knows is told as such after UNKNOWN_AFTER_MISSES runs in a row read it so: a record is never
-// dropped untold. A run started by a pull request's event (the agent's pull request opened or
-// updated) also looks past its share for the job that opened that pull request, and tells it at once.
+// The reporting run's stage: the index's open records, at most REPORT_JOBS_PER_RUN of them in turn
+// (the share starts after the record the previous run read last, the cursor kept in the index, and
+// wraps round: every open record is read within ceil(open / 20) runs, whatever the others do; the
+// rest are left for the next run, as actions/stale's operations-per-run), each job read once, and each
+// that has ended told where it was asked for (report-job.ts). A job the service no longer knows is
+// told as such after UNKNOWN_AFTER_MISSES runs in a row read it so: a record is never dropped untold.
+// A run started by a pull request's event (the agent's pull request opened or updated) also looks
+// past its share for the job that opened that pull request, and tells it at once. Then the index's
+// dashboard is kept, the told records leave it, and the reporting workflow is turned off when
+// nothing is left open (reporting-workflow.ts).
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../inputs/report-settings.js'
-import { openJobIndex, openIndexReader, type IndexedRecord } from '../report/job-index.js'
+import type { OpenEntry } from '../report/index-marker.js'
+import {
+  openJobIndex,
+  openIndexReader,
+  type IndexedRecord,
+  type IndexRead,
+  type JobIndex
+} from '../report/job-index.js'
 import type { ReportedRow } from '../report/reporting-summary.js'
+import { switchWorkflow, workflowOfRun } from '../report/reporting-workflow.js'
 import { wordServiceFailure } from '../report/service-failure-words.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
 import { ActionError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
 import { isFinal, type Job } from '../service/job-record.js'
@@ -31,8 +45,15 @@ export const PULL_REQUEST_SCAN = 100
 /** Reporting runs in a row that read a job as unknown (404) before its ending is told as such. */
 export const UNKNOWN_AFTER_MISSES = 3
 
-/** One job a reporting run read, as the summary and the `reported` output show it. */
+/** One job a reporting run read, as the summary and the outputs show it. */
 export type ReadJob = ReportedRow
+
+/**
+ * What became of the reporting workflow: `on` (a job is open), `off` (turned off: nothing is open),
+ * `refused` (GitHub refused to turn it off: no actions: write), `failed` (another failure, worded in a
+ * warning), `unknown` (this run's workflow could not be named).
+ */
+export type WorkflowSwitch = 'on' | 'off' | 'refused' | 'failed' | 'unknown'
 
 /** What a reporting run found and did. */
 export interface ReportRun {
@@ -41,6 +62,11 @@ export interface ReportRun {
   ignored: number
   /** Open records beyond this run's share, left for the next. */
   left: number
+  /** Other open issues with the index's label: not the index, not read. */
+  otherIssues: number[]
+  /** The index's issue (null when it could not be made). */
+  issue: number | null
+  workflow: { file: string | null; switch: WorkflowSwitch }
 }
 
 /** Reads the index and tells each ended job's ending (see the file's opening comment). */
@@ -62,30 +88,170 @@ export async function reportJobs(
   try {
     const { index, octokit } = await openJobIndex(github, reader, { key: settings, repository })
     const found = await index.read()
+    const file = workflowOfRun(runner)
+    const run: ReportRun = {
+      jobs: [],
+      ignored: found.ignored,
+      left: 0,
+      otherIssues: found.others,
+      issue: found.issue,
+      workflow: { file, switch: file ? 'on' : 'unknown' }
+    }
+    // A new reporting workflow, before any hand-over: it makes the index to record itself there.
+    const issue = found.issue ?? (await makeIndex(index, file, signal))
+    run.issue = issue
+    if (issue === null) return run
+    if (found.issue !== null && !found.locked) await lockIndex(index, issue, signal)
+    index.sweep(found.records.filter(({ record }) => record.state === 'final'))
     const pending = found.records.filter(({ record }) => record.state !== 'final')
-    const share = pending.slice(0, REPORT_JOBS_PER_RUN)
-    const run: ReportRun = { jobs: [], ignored: found.ignored, left: pending.length - share.length }
-    if (found.issue === null || share.length === 0) return run
-    const place = reportPlaceOf({ octokit, reader, index, issue: found.issue, settings, signal, runner, github })
+    const share = shareOf(pending, found.state.cursor)
+    run.left = pending.length - share.length
+    const place = reportPlaceOf({ octokit, reader, index, issue, settings, signal, runner, github })
+    const rows = new Map<number, ReadJob>()
     for (const indexed of share) {
       signal.throwIfAborted()
       const queued = indexed.record.state === 'queued'
-      run.jobs.push(
-        await (queued ? reportQueued(place, services, indexed, deadline) : reportOne(place, services.reader, indexed))
-      )
+      const row = await (queued
+        ? reportQueued(place, services, indexed, deadline)
+        : reportOne(place, services.reader, indexed))
+      rows.set(indexed.commentId, row)
+      run.jobs.push(row)
     }
     const asking = pullRequestOfEvent(runner)
     if (asking && !run.jobs.some((job) => job.prLink === asking)) {
-      const found = await reportPullRequestJob(place, services.reader, pending.slice(share.length), asking)
-      if (found) {
-        run.jobs.push(found)
+      const rest = pending.filter((r) => !rows.has(r.commentId))
+      const scanned = await reportPullRequestJob(place, services.reader, rest, asking)
+      if (scanned) {
+        rows.set(scanned.commentId, scanned.row)
+        run.jobs.push(scanned.row)
         run.left -= 1
       }
     }
+    const stillOpen = pending.filter((r) => !isClosed(rows.get(r.commentId)))
+    const cursor = pending.length > REPORT_JOBS_PER_RUN ? (share.at(-1)?.commentId ?? 0) : 0
+    const open = stillOpen.map((r) => openEntryOf(r, rows.get(r.commentId), found))
+    run.workflow.switch = await keepIndex(index, { issue, file, open, cursor, found, repository }, { octokit, signal })
     return run
   } finally {
     await reader.close()
   }
+}
+
+/**
+ * The share of this run: the open records after `cursor` (the last the previous run read), oldest
+ * first, then from the first again, at most REPORT_JOBS_PER_RUN.
+ */
+export function shareOf(pending: readonly IndexedRecord[], cursor: number): IndexedRecord[] {
+  const after = pending.filter((r) => r.commentId > cursor)
+  const before = pending.filter((r) => r.commentId <= cursor)
+  return [...after, ...before].slice(0, REPORT_JOBS_PER_RUN)
+}
+
+/** Whether a row's record leaves the open list: told by this run, or by another (final already). */
+function isClosed(row: ReadJob | undefined): boolean {
+  return row?.outcome === 'told' || row?.outcome === 'done'
+}
+
+function openEntryOf(indexed: IndexedRecord, row: ReadJob | undefined, found: IndexRead): OpenEntry {
+  const { commentId, record } = indexed
+  const before = found.state.open.find((e) => e.comment === commentId)
+  const status =
+    row && row.status !== 'unread' ? row.status : (before?.status ?? (record.state === 'queued' ? 'queued' : ''))
+  return {
+    comment: commentId,
+    job: row?.id || record.job,
+    since: record.created,
+    status,
+    ...(record.thread ? { thread: record.thread } : {}),
+    ...(record.commit ? { commit: record.commit } : {})
+  }
+}
+
+/** Makes the index for a reporting run that finds none; null (and a warning) when GitHub refuses. */
+async function makeIndex(index: JobIndex, file: string | null, signal: AbortSignal): Promise<number | null> {
+  try {
+    return await index.makeIssue(signal, {
+      workflow: file,
+      on: true,
+      switchable: true,
+      cursor: 0,
+      open: [],
+      recent: []
+    })
+  } catch (error) {
+    if (signal.aborted) throw error
+    log.warning(
+      `Could not make the index issue, where this reporting workflow records itself: ${describeWriteFailure(error, WRITE_ACCESS.index)}`
+    )
+    return null
+  }
+}
+
+/** Locks an index made before it was locked; a refusal is a notice (outsiders' comments are not read anyway). */
+async function lockIndex(index: JobIndex, issue: number, signal: AbortSignal): Promise<void> {
+  try {
+    await index.lock(issue, signal)
+  } catch (error) {
+    if (signal.aborted) throw error
+    log.notice(`Could not lock the index issue #${issue}: ${describeWriteFailure(error, WRITE_ACCESS.index)}`)
+  }
+}
+
+/**
+ * The dashboard kept and the told records deleted; with nothing left open, the workflow turned off,
+ * then the index read once more, and the workflow turned back on if a record appeared meanwhile (a
+ * hand-over that read the index as on before it was off: its record is then seen here; one that reads
+ * it after sees off, and turns it on itself).
+ */
+async function keepIndex(
+  index: JobIndex,
+  view: { issue: number; file: string | null; open: OpenEntry[]; cursor: number; found: IndexRead; repository: string },
+  { octokit, signal }: { octokit: Awaited<ReturnType<GitHubSession['client']>>; signal: AbortSignal }
+): Promise<WorkflowSwitch> {
+  const { issue, file, open, cursor, repository } = view
+  const readUpTo = Math.max(0, ...view.found.records.map((r) => r.commentId))
+  const publish = async (update: Parameters<JobIndex['publish']>[1]) => {
+    try {
+      await index.publish(issue, { open, cursor, readUpTo, ...update }, signal)
+    } catch (error) {
+      if (signal.aborted) throw error
+      log.warning(
+        `Could not keep the index issue #${issue}'s list of jobs: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
+          'The next reporting run keeps it; every ending was told.'
+      )
+    }
+  }
+  if (!file) {
+    await publish({})
+    return 'unknown'
+  }
+  if (open.length > 0) {
+    await publish({ workflow: file, on: true })
+    return 'on'
+  }
+  const off = await switchWorkflow(octokit, { repository, workflow: file, on: false }, signal)
+  if (!off.done) {
+    if (!off.refused)
+      log.warning(
+        `Could not turn off the reporting workflow ${file}: ${describeWriteFailure(off.error, WRITE_ACCESS.workflow)}`
+      )
+    await publish({ workflow: file, on: true, switchable: !off.refused })
+    return off.refused ? 'refused' : 'failed'
+  }
+  await publish({ workflow: file, on: false, switchable: true })
+  const again = await index.readComments(issue)
+  const appeared = again.records.filter(({ record }) => record.state !== 'final')
+  if (appeared.length === 0) return 'off'
+  const on = await switchWorkflow(octokit, { repository, workflow: file, on: true }, signal)
+  if (!on.done) {
+    log.warning(
+      `A job was handed over while this run turned the reporting workflow ${file} off, and it could not be turned ` +
+        `on again: ${describeWriteFailure(on.error, WRITE_ACCESS.workflow)} Run the workflow by hand to tell its ending.`
+    )
+    return 'failed'
+  }
+  await publish({ workflow: file, on: true, added: appeared.map((r) => openEntryOf(r, undefined, view.found)) })
+  return 'on'
 }
 
 /** Reads one record's job once (unless the caller just read it), and tells its ending when it has ended. */
@@ -151,7 +317,7 @@ async function reportPullRequestJob(
   service: JobService,
   rest: IndexedRecord[],
   prLink: string
-): Promise<ReadJob | null> {
+): Promise<{ commentId: number; row: ReadJob } | null> {
   for (const indexed of rest.slice(0, PULL_REQUEST_SCAN)) {
     if (indexed.record.state !== 'open') continue
     place.signal.throwIfAborted()
@@ -163,7 +329,8 @@ async function reportPullRequestJob(
       if (error instanceof ServiceError) continue
       throw error
     }
-    if (job.prLink === prLink) return reportOne(place, service, indexed, job)
+    if (job.prLink === prLink)
+      return { commentId: indexed.commentId, row: await reportOne(place, service, indexed, job) }
   }
   return null
 }

@@ -1,0 +1,62 @@
+// What a hand-over does in the index once its record is in: the job added to the dashboard's open
+// list, and the reporting workflow turned on when the index says a reporting run turned it off (it
+// runs only while a job is open: report/reporting-workflow.ts). The index is read after the record
+// was added, so that a reporting run turning the workflow off meanwhile either sees the record (and
+// turns it on again) or is seen here as off. Never throws: the record is in, and a failure is a
+// sentence in the log.
+import type { Octokit } from '../github/octokit.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../inputs/write-access.js'
+import type { JobIndex, JobRecord } from '../report/job-index.js'
+import { SWITCH_PERMISSION, switchWorkflow } from '../report/reporting-workflow.js'
+import { log } from '../runtime/log.js'
+
+/** The record `commentId` shown on the dashboard, and the reporting workflow on (see the file's opening comment). */
+export async function showHandedOver(
+  { index, octokit, repository }: { index: JobIndex; octokit: Octokit; repository: string },
+  { issue, commentId, record }: { issue: number; commentId: number; record: JobRecord },
+  signal: AbortSignal
+): Promise<void> {
+  try {
+    const state = await index.readState(issue)
+    let on = state.on
+    if (state.workflow && !state.on) {
+      const turned = await switchWorkflow(octokit, { repository, workflow: state.workflow, on: true }, signal)
+      on = turned.done
+      if (!turned.done)
+        log.warning(
+          workflowStaysOff(state.workflow, describeWriteFailure(turned.error, WRITE_ACCESS.workflow), turned.refused)
+        )
+      else log.info(`Turned on the reporting workflow ${fileOf(state.workflow)}: it tells this job's ending.`)
+    }
+    const added = {
+      comment: commentId,
+      job: record.job,
+      since: record.created,
+      status: record.state === 'queued' ? 'queued' : 'active',
+      ...(record.thread ? { thread: record.thread } : {}),
+      ...(record.commit ? { commit: record.commit } : {})
+    }
+    await index.publish(issue, { added: [added], on }, signal)
+  } catch (error) {
+    if (signal.aborted) return
+    log.notice(
+      `The job's record is in issue #${issue}, but its list of jobs was not updated: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
+        'The next reporting run updates it.'
+    )
+  }
+}
+
+/** The workflow a reporting run turned off could not be turned on: the ending waits until it is. */
+function workflowStaysOff(workflow: string, why: string, refused: boolean): string {
+  const file = fileOf(workflow)
+  return (
+    `The reporting workflow ${file} is off (nothing was open), and this run could not turn it on: ${why} ` +
+    (refused ? `Give this workflow "${SWITCH_PERMISSION}" in its permissions, or ` : 'Try again, or ') +
+    `turn ${file} on in the Actions tab (or run it by hand): this job's ending is told once it runs.`
+  )
+}
+
+function fileOf(workflow: string): string {
+  return workflow.split('/').pop() ?? workflow
+}
