@@ -102,7 +102,7 @@ function otherIssuesNote({ otherIssues, issue }: ReportCounts): string {
   const index = issue ? ` (the index is #${issue}, which the action made and signed)` : ''
   return (
     `Not read: ${otherIssues.length === 1 ? 'issue' : 'issues'} ${names} ${otherIssues.length === 1 ? 'has' : 'have'} the label ${INDEX_LABEL} ` +
-    `but ${otherIssues.length === 1 ? 'is' : 'are'} not this project's index${index}. Take the label off to stop this line.`
+    `but ${otherIssues.length === 1 ? 'is' : 'are'} not the index this action made for this project${index}. Take the label off to stop this line.`
   )
 }
 

@@ -3,10 +3,12 @@
 // and ends without reading the job; a reporting run (report: pending) reads each open record's job
 // once and, for each that has ended, edits the thread's reply, leaves the note on the agent's pull
 // request, completes the commit status and marks the record final, exactly once, however many
-// reporting runs there are; a forged, copied or another project's record reports nothing; a
-// timed-out held run's job and a create the rate limit refused are reported later; a run reads at
-// most 20 jobs.
+// reporting runs there are, and the told record leaves the index; a forged or copied record reports
+// nothing and hides nothing; a timed-out held run's job and a create the rate limit refused are
+// reported later; a run reads at most 20 jobs. `reported` lists the endings a run told, `working`
+// the jobs it read still working.
 import { describe, expect, it } from 'vitest'
+import { emptyIndexState, signIndexMarker } from '../../src/report/index-marker.js'
 import { signRecord, type RecordPayload } from '../../src/request/signed-record.js'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {
@@ -68,14 +70,22 @@ function pullRequestEnv(github: StandInGitHub): Record<string, string> {
 const report = (service: StandInService, github: StandInGitHub, runId?: string, extra?: Record<string, string>) =>
   runAction({ inputs: reportInputs(service, extra), env: reportEnv(github, runId) })
 
-const reported = (run: ActionRun): { id: string; status: string; prLink: string | null; thread: number | null }[] =>
-  JSON.parse(run.outputs.reported ?? 'null')
+type Listed = { id: string; status: string; prLink: string | null; thread: number | null }
+const reported = (run: ActionRun): Listed[] => JSON.parse(run.outputs.reported ?? 'null')
+const working = (run: ActionRun): Listed[] => JSON.parse(run.outputs.working ?? 'null')
 
 /** The index issue's number, and its comments (the records), oldest first. */
 function indexOf(github: StandInGitHub): { number: number; records: { id: number; body: string }[] } {
   const issue = github.issues.find((i) => i.labels.includes(INDEX_LABEL))
   if (!issue) throw new Error('no index issue')
   return { number: issue.number, records: github.allComments.filter((c) => c.issueNumber === issue.number) }
+}
+
+/** The index's first record comment, still there or deleted once told, with its last body. */
+function firstRecord(github: StandInGitHub): { id: number; body: string } {
+  const { number } = indexOf(github)
+  const all = [...github.allComments, ...github.deletedComments].filter((c) => c.issueNumber === number)
+  return all.sort((a, b) => a.id - b.id)[0]
 }
 
 /** GitHub writes (anything but a GET) since `from` requests. */
@@ -120,7 +130,8 @@ describe.concurrent('a job handed over, told later', () => {
       // Still working: read once each, nothing told.
       const early = await report(service, github, '4800')
       expect(early.code).toBe(0)
-      expect(reported(early).map((j) => j.status)).toEqual(['active', 'active'])
+      expect(working(early).map((j) => j.status)).toEqual(['active', 'active'])
+      expect(reported(early)).toEqual([])
       expect(service.requestsOf('GET').length).toBe(2)
       expect(reply?.body).toBe(replyBefore)
 
@@ -154,21 +165,27 @@ describe.concurrent('a job handed over, told later', () => {
         description: 'The documentation job failed: the agent hit an unrecoverable error.',
         target_url: `${SERVER}/${REPO}/actions/runs/4801`
       })
-      // The index's records read as a held run's endings.
-      const told = indexOf(github).records.map((r) => r.body.split('\n').at(-1))
+      // The index's records read as a held run's endings, as they were when told (then deleted).
+      const told = github.deletedComments
+        .filter((c) => c.issueNumber === indexOf(github).number)
+        .map((r) => r.body.split('\n').at(-1))
       expect(told).toEqual([
         `✅ Job \`${jobId}\` completed. Told on #12 by a reporting run.`,
         `❌ Job \`${prJob}\` failed: the agent hit an unrecoverable error. Told on commit ${HEAD.slice(0, 7)} by a reporting run.`
       ])
       expect(later.summary).toContain('Reported the ending of 2 documentation jobs')
+      // Told everywhere: the records leave the index.
+      expect(indexOf(github).records).toEqual([])
 
-      // A second reporting run: nothing open, nothing read, nothing written.
+      // A second reporting run: nothing open, nothing read; it only turns its workflow off again.
       const before = github.requests.length
       const again = await report(service, github, '4802')
       expect(again.code).toBe(0)
       expect(reported(again)).toEqual([])
       expect(service.requestsOf('GET').length).toBe(4)
-      expect(writesSince(github, before)).toEqual([])
+      expect(writesSince(github, before).map((r) => `${r.method} ${r.path}`)).toEqual([
+        `PUT /repos/${REPO}/actions/workflows/docs.yml/disable`
+      ])
     },
     SEVERAL_RUNS_MS
   )
@@ -196,9 +213,10 @@ describe.concurrent('a job handed over, told later', () => {
       )
       const reply = github.comments.find((c) => c.issueNumber === 12)
       expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${reply?.id}`))).toHaveLength(1)
-      const record = indexOf(github).records[0]
-      expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${record.id}`))).toHaveLength(1)
-      expect(record.body).toContain('Told')
+      const record = github.deletedComments.find((c) => c.issueNumber === indexOf(github).number)
+      expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${record?.id}`))).toHaveLength(1)
+      expect(record?.body).toContain('Told')
+      expect(indexOf(github).records).toEqual([])
     },
     SEVERAL_RUNS_MS
   )
@@ -214,6 +232,7 @@ describe.concurrent('a job handed over, told later', () => {
       })
       const jobId = asked.outputs.jobId
       finish(service, jobId)
+      const recordId = indexOf(github).records[0].id
       const before = github.requests.length
       const followEnv = runnerEnvironment(github, 'workflow_dispatch', workflowDispatchEvent(), {
         GITHUB_SERVER_URL: SERVER
@@ -225,7 +244,8 @@ describe.concurrent('a job handed over, told later', () => {
       expect([held.code, reporter.code]).toEqual([0, 0])
       const writes = writesSince(github, before)
       const reply = github.comments.find((c) => c.issueNumber === 12)
-      const record = indexOf(github).records[0]
+      const record = firstRecord(github)
+      expect(record.id).toBe(recordId)
       expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${reply?.id}`))).toHaveLength(1)
       expect(writes.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/comments/${record.id}`))).toHaveLength(1)
       expect(writes.filter((r) => r.method === 'POST' && r.path.includes(`/issues/${AGENT_PR}/comments`))).toHaveLength(
@@ -234,11 +254,19 @@ describe.concurrent('a job handed over, told later', () => {
       expect(reply?.body).toContain(`${REPO}#${AGENT_PR}`)
       expect(record.body).toContain('Told')
 
-      // Told: the next reporting run finds nothing open.
+      // Told: the next reporting run finds nothing open, tells nothing again, and the record has left the index.
       const after = github.requests.length
       const again = await report(service, github, '4951')
       expect(reported(again)).toEqual([])
-      expect(writesSince(github, after)).toEqual([])
+      const index = indexOf(github)
+      expect(index.records).toEqual([])
+      const told = writesSince(github, after).filter(
+        (r) =>
+          !r.path.includes('/actions/workflows/') &&
+          !r.path.endsWith(`/issues/${index.number}`) &&
+          !r.path.endsWith(`/comments/${recordId}`)
+      )
+      expect(told).toEqual([])
     },
     SEVERAL_RUNS_MS
   )
@@ -270,11 +298,10 @@ describe.concurrent('a job handed over, told later', () => {
       expect(indexOf(github).records[0].body).toBe(record.body)
       expect(record.body).toContain('Working')
 
-      // Its claim holds: the next run leaves the record to it.
+      // Its claim holds: the next run leaves the record to it, and neither tells it nor calls it working.
       const next = await report(service, github, '5101')
-      expect(reported(next)).toEqual([
-        { id: asked.outputs.jobId, status: 'completed', prLink: AGENT_PR_LINK, thread: 12 }
-      ])
+      expect(reported(next)).toEqual([])
+      expect(working(next)).toEqual([])
       expect(indexOf(github).records[0].body).toContain('Working')
 
       // The claim lapses (a reporting run takes at most 10 minutes; a claim holds 20): told once.
@@ -282,13 +309,19 @@ describe.concurrent('a job handed over, told later', () => {
       const before = github.requests.length
       const later = await report(service, github, '5102')
       expect(later.code).toBe(0)
-      expect(indexOf(github).records[0].body).toContain('Told')
+      expect(firstRecord(github).body).toContain('Told')
+      expect(indexOf(github).records).toEqual([])
       expect(reply?.body).toContain('/actions/runs/5102')
       const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
       expect(notes).toHaveLength(1)
       const again = await report(service, github, '5103')
       expect(reported(again)).toEqual([])
-      expect(writesSince(github, before).filter((r) => r.path.endsWith(`/${record.id}`))).toHaveLength(1)
+      // Marked final once, then deleted once.
+      expect(
+        writesSince(github, before)
+          .filter((r) => r.path.endsWith(`/${record.id}`))
+          .map((r) => r.method)
+      ).toEqual(['PATCH', 'DELETE'])
     },
     SEVERAL_RUNS_MS
   )
@@ -347,7 +380,8 @@ describe.concurrent('a job handed over, told later', () => {
       const made = await report(service, github, '5001')
       expect(service.created).toBe(1)
       const jobId = [...service.jobs.keys()][0]
-      expect(reported(made)).toEqual([{ id: jobId, status: 'active', prLink: null, thread: 12 }])
+      expect(working(made)).toEqual([{ id: jobId, status: 'active', prLink: null, thread: 12 }])
+      expect(reported(made)).toEqual([])
       expect(service.jobs.get(jobId)?.prompt).toContain('document the retry policy')
 
       finish(service, jobId)
@@ -362,11 +396,11 @@ describe.concurrent('a job handed over, told later', () => {
 
 describe.concurrent('records a reporting run does not trust', () => {
   it(
-    "a forged record, a copy of a record, and another project's record report nothing",
+    "another project's index, and a forged record or a copy of a record in it, report nothing and are named once",
     async (test) => {
       const service = await standIn(test, WORKS_ON)
-      const github = await standInGitHub(test)
-      // Another project's job, handed over in this repository.
+      const github = await standInGitHub(test, { permissions: { 'octo-collaborator': 'write' } })
+      // Another project's job, handed over in this repository: its index is its own.
       const other = await runAction({
         inputs: commentInputs(service, { wait: 'false', projectId: 'other' }),
         env: commentEnv(github, '/docs document the retry policy')
@@ -374,8 +408,9 @@ describe.concurrent('records a reporting run does not trust', () => {
       finish(service, other.outputs.jobId)
       const index = indexOf(github)
       const original = index.records[0]
-      // A copy of it re-posted by someone else, and a record signed with another key, for this project.
-      github.addComment({ issueNumber: index.number, body: original.body, login: 'mallory' })
+      // A copy of its record re-posted by a collaborator (the index is locked to others), and a record
+      // signed with another key, for this project.
+      github.addComment({ issueNumber: index.number, body: original.body, login: 'octo-collaborator' })
       const forged = signRecord(
         {
           key: { apiKey: 'svc_not_the_key' },
@@ -389,15 +424,20 @@ describe.concurrent('records a reporting run does not trust', () => {
         },
         { job: other.outputs.jobId, state: 'open', created: new Date().toISOString() }
       )
-      github.addComment({ issueNumber: index.number, body: forged, login: 'mallory' })
+      github.addComment({ issueNumber: index.number, body: forged, login: 'octo-collaborator' })
       const before = github.requests.length
       const gets = service.requestsOf('GET').length
       const run = await report(service, github)
       expect(run.code).toBe(0)
       expect(reported(run)).toEqual([])
       expect(service.requestsOf('GET').length).toBe(gets)
-      expect(writesSince(github, before)).toEqual([])
-      expect(run.summary).toContain('3 records ignored')
+      // Nothing of the other project's index is read or written: its comments are not listed.
+      const touched = github.requests.slice(before).filter((r) => r.path.includes(`/issues/${index.number}`))
+      expect(touched).toEqual([])
+      expect(run.summary.match(new RegExp(`#${index.number}\\b`, 'g'))).toHaveLength(1)
+      expect(run.summary).toContain(
+        `issue #${index.number} has the label docs-agent:jobs but is not the index this action made for this project`
+      )
     },
     SEVERAL_RUNS_MS
   )
@@ -411,7 +451,8 @@ describe.concurrent('records a reporting run does not trust', () => {
       const run = await report(service, github)
       expect(run.code).toBe(0)
       expect(service.requestsOf('GET').length).toBe(20)
-      expect(reported(run)).toHaveLength(20)
+      expect(working(run)).toHaveLength(20)
+      expect(reported(run)).toEqual([])
       expect(run.summary).toContain('1 more job left for the next reporting run: a run reads at most 20.')
     },
     SEVERAL_RUNS_MS
@@ -463,7 +504,7 @@ async function seedRecords(
   count: number,
   planOf: (n: number) => Record<string, unknown>
 ): Promise<string[]> {
-  const index = await makeIndex(github)
+  const index = await makeIndex(github, service.apiKey)
   const place = {
     host: 'github.example',
     thread: { owner: 'octo-org', repo: 'docs-site', number: index },
@@ -484,14 +525,21 @@ async function seedRecords(
   return ids
 }
 
-/** An index issue made as the action makes it; its number. */
-async function makeIndex(github: StandInGitHub): Promise<number> {
+/** An index issue made as the action makes it (then signed for its number); its number. */
+async function makeIndex(github: StandInGitHub, apiKey: string): Promise<number> {
   const answer = await fetch(`${github.apiUrl}/repos/${REPO}/issues`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ title: 'Documentation jobs', labels: [INDEX_LABEL] })
   })
-  return ((await answer.json()) as { number: number }).number
+  const { number } = (await answer.json()) as { number: number }
+  const address = { key: { apiKey }, host: 'github.example', repository: REPO, issue: number, projectId: 'docs' }
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/${number}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body: signIndexMarker(address, emptyIndexState()) })
+  })
+  return number
 }
 
 async function edit(github: StandInGitHub, commentId: number, body: string): Promise<void> {

@@ -566,6 +566,8 @@ export async function startStandInGitHub(options = {}) {
     return {
       number,
       title: issues.get(number)?.title ?? '',
+      // As GitHub lists an issue: its body too (the index is known by the marker in it).
+      body: factsOf(number)?.body ?? issues.get(number)?.body ?? '',
       state: isOpenNow(number) ? 'open' : 'closed',
       state_reason: factsOf(number)?.state_reason ?? null,
       locked: factsOf(number)?.locked ?? false,

@@ -1,6 +1,6 @@
 // The reporting run's stage with the job service injected (a fake that answers at once and counts its
 // reads) and the index on the stand-in GitHub, filled by the hand-over stage as earlier runs fill it:
-// each job read once, an ended one told exactly once (note, commit status, record final), a working
+// each job read once, an ended one told exactly once (note, commit status, its record leaving), a working
 // one left open, one the service no longer knows told as such only after several runs in a row, and
 // no more than a run's share read.
 import { describe, expect, it } from 'vitest'
@@ -94,7 +94,8 @@ describe('a reporting run', () => {
       ['job_2', 'active', 'working']
     ])
     expect(reads).toEqual(['job_1', 'job_2'])
-    expect(await states(session)).toEqual({ job_1: 'final', job_2: 'open' })
+    // Told: its record left the index.
+    expect(await states(session)).toEqual({ job_2: 'open' })
     expect(gh?.threadComments(31)).toHaveLength(1)
 
     const again = await report(session, service)
@@ -112,7 +113,7 @@ describe('a reporting run', () => {
       outcomes.push(...(await report(session, service)).jobs.map((j) => `${j.status} ${j.outcome}`))
     }
     expect(outcomes).toEqual(['unread unread', 'unread unread', 'unknown told'])
-    expect(await states(session)).toEqual({ job_gone: 'final' })
+    expect(await states(session)).toEqual({})
     expect(log.warnings.filter((w) => w.includes('does not know job job_gone'))).toHaveLength(UNKNOWN_AFTER_MISSES - 1)
   })
 
