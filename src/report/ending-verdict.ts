@@ -3,7 +3,7 @@
 import { Input } from '../inputs/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind, requestNumber } from '../service/pull-request-link.js'
-import type { EndingWords } from './ending-words.js'
+import { WITHOUT_REPORTER, type EndingWords } from './ending-words.js'
 import type { GroupHold, HandedOver, RunOutcome } from './run-outcome.js'
 
 /** The summary's heading and next step. */
@@ -65,6 +65,11 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
       return outcome.followUp
         ? says('Sent: the follow-up message, not followed', `To follow the job, ${withItsId}.`)
         : says('Created: the job, not followed', `To follow it, ${withItsId}.`)
+    case 'queued':
+      return says(
+        'Queued: the rate limit refused the create for now',
+        `Nothing to do: the repository's reporting run creates the job and tells its ending. ${WITHOUT_REPORTER}`
+      )
     case 'timeout':
       if (outcome.handedOver && jobId)
         return says('Timed out: the job is still running, handed over', wordHandedOverNext(outcome.handedOver))

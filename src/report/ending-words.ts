@@ -60,12 +60,22 @@ export function describeEndingWords(outcome: RunOutcome, format: ValueFormat): E
           log: `Not following job ${jobId} after the message (${Input.wait} is false). Follow it later with ${withJobIdAlone}.`
         }
       }
+      if (outcome.fromQueue) {
+        return {
+          level: 'info',
+          icon: '🚀',
+          short: `Job ${name} was created from the queue, once the service's rate limit allowed it; the repository's reporting run posts its ending on this reply.`,
+          log: `Created the queued job ${jobId}: it is reported like the others.`
+        }
+      }
       return {
         level: 'info',
         icon: '🚀',
         short: `Job ${name} was created; this run does not follow it (${Input.wait} is false).`,
         log: `Not following job ${jobId} (${Input.wait} is false). Follow it later with ${withJobIdAlone}.`
       }
+    case 'queued':
+      return wordQueued(outcome)
     case 'timeout':
       return {
         level: 'failed',
@@ -151,6 +161,42 @@ export function describeEndingWords(outcome: RunOutcome, format: ValueFormat): E
       return assertNever(outcome, 'ending')
   }
 }
+
+/** When a queued create may be sent, as the service said: a minute, in UTC. */
+export function wordNotBefore(notBefore: string | null): string {
+  return notBefore ? `not before ${notBefore.slice(0, 16).replace('T', ' ')} UTC` : 'when the service allows'
+}
+
+/**
+ * A create the rate limit refused, kept for the repository's reporting run (run/hand-over.ts): it is
+ * not lost, so a step that was not to wait (wait false) does not fail; a held run (wait true) had
+ * no job to follow, and fails as when its timeout runs out, saying who makes the job.
+ */
+function wordQueued({ notBefore, wait }: Extract<RunOutcome, { ending: 'queued' }>): EndingWords {
+  const kept =
+    "The service's rate limit refused the create for now (HTTP 429), so the request is queued, not lost: " +
+    `the repository's reporting run (${Input.report}: pending) creates the job ${wordNotBefore(notBefore)}, and tells its ending.`
+  if (!wait) {
+    return {
+      level: 'notice',
+      icon: '⏳',
+      short: kept,
+      log: `${kept} No job was created by this run, which does not wait for it (${Input.wait} is false).`
+    }
+  }
+  return {
+    level: 'failed',
+    icon: '⏳',
+    short: kept,
+    log:
+      `${kept} This run could not wait for it within its ${Input.timeout}, so it has no job to follow: ` +
+      `do not run it again for the same request, or a second job is made. ${WITHOUT_REPORTER}`
+  }
+}
+
+/** Who else could make a queued create: said where a queued request is kept. */
+export const WITHOUT_REPORTER =
+  'A repository without a reporting workflow (examples/workflows/report-later.yml) never creates it: add one, or ask again later.'
 
 /** The line said once when a follow after a message reads a final status it does not believe yet. */
 export function staleLine(job: Job, windowMs: number): string {

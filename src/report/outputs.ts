@@ -30,3 +30,9 @@ export function setJobOutputs(job: Job): void {
 export function setJobCreatedOutput(created: boolean): void {
   core.setOutput(Output.jobCreated, String(created))
 }
+
+/** The outputs of a request queued for a reporting run: no job yet, so `status` says `queued` and jobId stays empty. */
+export function setQueuedOutputs(): void {
+  core.setOutput(Output.status, 'queued')
+  core.setOutput(Output.jobCreated, 'false')
+}

@@ -8,9 +8,12 @@ import type { ServiceError, ServiceFailureKind } from '../service/service-error.
 /**
  * How a run ended; `skipped`: an event that starts no job (a comment that gives no instruction, a
  * deleted branch); `noSign`: after a follow-up message, the job read final throughout, never working
- * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent.
+ * (see followJob's awaitWork); `dry-run`: dryRun is true, so the prompt was shown and nothing was sent;
+ * `queued`: the rate limit refused the create, and the request is kept for a reporting run to create
+ * (run/hand-over.ts): no job yet.
  */
-export type Ending = 'final' | 'created' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run' | 'held'
+export type Ending =
+  'final' | 'created' | 'queued' | 'timeout' | 'noSign' | 'cancelled' | 'error' | 'skipped' | 'dry-run' | 'held'
 
 /**
  * A run with a group that sent nothing, and why (the `held` ending): `covered`, the group's mark has
@@ -72,7 +75,19 @@ export type RunOutcome =
       /** Whether a completed job without a pull request fails the step. */
       requirePr?: boolean
     })
-  | (KnownJob & { ending: 'created'; handedOver?: HandedOver })
+  | (KnownJob & {
+      ending: 'created'
+      handedOver?: HandedOver
+      /** Created by a reporting run from the queue (run/report-queued.ts), once the rate limit allowed it. */
+      fromQueue?: boolean
+    })
+  | (KnownJob & {
+      ending: 'queued'
+      /** When the service allows the create again (its Retry-After, ISO time); null when it did not say. */
+      notBefore: string | null
+      /** The run was to follow its job (wait true): the step fails, as when the timeout runs out. */
+      wait: boolean
+    })
   | (KnownJob & {
       ending: 'timeout'
       handedOver?: HandedOver
@@ -135,6 +150,7 @@ export function isJobFollowed(outcome: RunOutcome): boolean {
     case 'error':
       return true
     case 'created':
+    case 'queued':
     case 'dry-run':
     case 'skipped':
     case 'held':
@@ -151,6 +167,7 @@ export function writesSummary(outcome: RunOutcome): boolean {
       return false
     case 'final':
     case 'created':
+    case 'queued':
     case 'timeout':
     case 'noSign':
     case 'cancelled':

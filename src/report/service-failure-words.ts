@@ -39,6 +39,13 @@ export function wordServiceFailureParts(error: ServiceError): FailureWords {
 /** Why a request was not asked again, when a retry was given up on: a sentence with its leading space. */
 function givenUpWhy({ givenUp, jobId }: ServiceError): string {
   if (givenUp?.by === 'noTimeForRetry') return ' The timeout runs out before another try could be made.'
+  if (givenUp?.by === 'tooLongToQueue') {
+    return (
+      ` It could not be queued for a reporting run either: its prompt takes ${givenUp.compressedChars.toLocaleString('en-US')} ` +
+      `characters compressed, more than the ${givenUp.most.toLocaleString('en-US')} a queued request may keep. ` +
+      'Shorten the prompt or its context (contextLimit) to have it queued.'
+    )
+  }
   if (givenUp?.by === 'notAJobInARow')
     return ` This went on for ${givenUp.reads} reads in a row; giving up on job ${jobId}.`
   return ''

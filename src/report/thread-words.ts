@@ -10,6 +10,11 @@ import type { RunOutcome } from './run-ending.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind } from '../service/pull-request-link.js'
 
+/** What a queued request's reply promises: the reporting run creates the job, then tells it here. */
+const QUEUED_HERE =
+  "The job will be created by the repository's reporting run, which then posts it, and later its ending, on this reply. " +
+  'Asking again meanwhile queues a second request.'
+
 /**
  * What the thread keeps after the ending: `open`, its job still takes the thread's requests (while
  * its pull request is open); `final`, the job is done with (no changes, failed, archived, refused), so
@@ -63,6 +68,9 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
     // with its ending. Its next step is the summary's, one sentence for both (wordHandedOverNext).
     case 'created':
       return open(outcome.handedOver && jobId ? summaryNext : null)
+    case 'queued':
+      // No job yet: the reporting run that creates it writes the thread's record, and then this reply.
+      return { next: QUEUED_HERE, askForMore: null, keeps: null }
     case 'timeout':
       if (outcome.handedOver && jobId) return open(summaryNext)
       return open(`When the agent opens its ${request}, it shows among the repository's ${request}s.`)

@@ -14,8 +14,11 @@ import { isJobId } from '../safety/job-id.js'
 import { findNotePlace, sameText } from '../github/note-place.js'
 import type { Runner } from '../github/runner.js'
 
-/** What a record is for: its kind is signed, so a record of one kind never reads as another. */
-export type RecordKind = 'thread' | 'index' | 'group'
+/**
+ * What a record is for: its kind is signed, so a record of one kind never reads as another. A
+ * `prompt` line is no record: it holds one part of a queued create's prompt (request/queued-prompt.ts).
+ */
+export type RecordKind = 'thread' | 'index' | 'group' | 'prompt'
 
 /**
  * `open` while the job works or is followed; `final` once its ending is told; `queued` for a create
@@ -37,8 +40,18 @@ export interface RecordPayload {
   mark?: string
   /** The commit whose status tells the ending. */
   commit?: string
-  /** A queued create's prompt, secrets blanked. */
+  /** A queued create's prompt, secrets blanked, when it fits in the record (else promptParts). */
   prompt?: string
+  /**
+   * A longer queued prompt: the comments in the index that hold its parts, in order, and the digest of
+   * the parts together (request/queued-prompt.ts).
+   */
+  promptParts?: number[]
+  promptDigest?: string
+  /** Where a queued request was asked: the thread, and the comment that asked (gone: withdrawn). */
+  asking?: { number: number; comment?: number; onDiff?: boolean }
+  /** A queued create about to be sent under this claim (its reaction's id): sent, maybe, if the claim's run never finished. */
+  sending?: number
   /** A digest of the request text that asked for the job (an issue's title and body), to know it again. */
   asked?: string
   /** A queued create is not tried before this time (ISO time), from the service's Retry-After. */
@@ -81,10 +94,10 @@ export interface FoundRecord {
 
 const VERSION = 'docs-agent-record-v1'
 const STATES: readonly RecordState[] = ['open', 'final', 'queued']
-// A comment holds at most 65,536 characters; a queued prompt is the largest part of a record.
-const MAX_ENCODED = 60_000
+/** A comment holds at most 65,536 characters; a queued prompt is the largest part of a record. */
+export const MAX_ENCODED = 60_000
 const LINE = new RegExp(
-  `<!-- docs-agent-record: (thread|index|group) ([A-Za-z0-9_-]{1,${MAX_ENCODED}}) v1\\.([A-Za-z0-9_-]{1,100}) -->`,
+  `<!-- docs-agent-record: (thread|index|group|prompt) ([A-Za-z0-9_-]{1,${MAX_ENCODED}}) v1\\.([A-Za-z0-9_-]{1,100}) -->`,
   'g'
 )
 
@@ -113,6 +126,21 @@ export function readRecords(body: string, address: RecordAddress): { records: Re
     else unverified++
   }
   return { records, unverified }
+}
+
+/** The hidden line that holds `part` (base64url text) of a queued prompt in the comment the address names, signed. */
+export function signPromptPart(address: Omit<RecordAddress, 'kind'>, part: string): string {
+  const signed = { ...address, kind: 'prompt' as const }
+  return `<!-- docs-agent-record: prompt ${part} v1.${recordSignature(signed, part)} -->`
+}
+
+/** The part of a queued prompt the comment the address names holds, when its line verifies; null otherwise. */
+export function readPromptPart(body: string, address: Omit<RecordAddress, 'kind'>): string | null {
+  const signed = { ...address, kind: 'prompt' as const }
+  for (const [, lineKind, encoded, signature] of body.matchAll(LINE)) {
+    if (lineKind === 'prompt' && sameText(signature, recordSignature(signed, encoded))) return encoded
+  }
+  return null
 }
 
 /** `body` with its record lines of `kind` replaced by `line` (or `line` added at its end when it has none). */
@@ -182,7 +210,21 @@ function decodePayload(encoded: string): RecordPayload | null {
   if (number !== undefined && comment !== undefined) record.thread = { number, comment }
   const misses = count(raw.misses)
   if (misses !== undefined) record.misses = misses
-  for (const field of ['group', 'mark', 'prompt', 'asked', 'notBefore', 'told', 'prLink'] as const) {
+  const sending = count(raw.sending)
+  if (sending !== undefined) record.sending = sending
+  const parts = Array.isArray(raw.promptParts) ? raw.promptParts.map(count) : []
+  if (parts.length && parts.every((part) => part !== undefined)) record.promptParts = parts as number[]
+  const asking = asObject(raw.asking)
+  const askedOn = count(asking.number)
+  if (askedOn !== undefined) {
+    const comment = count(asking.comment)
+    record.asking = {
+      number: askedOn,
+      ...(comment !== undefined ? { comment } : {}),
+      ...(asking.onDiff === true ? { onDiff: true } : {})
+    }
+  }
+  for (const field of ['group', 'mark', 'prompt', 'promptDigest', 'asked', 'notBefore', 'told', 'prLink'] as const) {
     if (typeof raw[field] === 'string') record[field] = raw[field]
   }
   if (sha(raw.commit)) record.commit = sha(raw.commit)

@@ -18,6 +18,7 @@ import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { requestedBy } from '../report/agent-note.js'
+import { keepQueuedPrompt } from '../report/queued-prompt-parts.js'
 import type { CommentAsk } from './comment-ask.js'
 import { showHandedOver } from './hand-over-index.js'
 import type { GitHubSession } from '../github/session.js'
@@ -58,10 +59,19 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
   const where = { ...(thread ? { thread } : {}), ...groupMark, ...(commit ? { commit } : {}), askedBy }
   const working = (outcome.ending === 'created' || outcome.ending === 'timeout') && !!outcome.jobId
   if (working) return { job: outcome.jobId, state: 'open', created, ...where }
-  // Refused by the rate limit (or surely not sent): the create waits in the record for a reporting run.
-  const refused = outcome.ending === 'error' && outcome.failure === 'notTaken' && !outcome.jobId
-  if (refused && creates && !settings.wait && handOver.prompt) {
-    return { job: '', state: 'queued', created, ...where, prompt: blankSecrets(handOver.prompt) }
+  // Refused by the rate limit and queued (run/send-and-follow.ts): the create waits in the record for a
+  // reporting run, not before the service's Retry-After, and not once its asking comment is gone.
+  if (outcome.ending === 'queued' && creates && handOver.prompt) {
+    const notBefore = outcome.notBefore ? { notBefore: outcome.notBefore } : {}
+    return {
+      job: '',
+      state: 'queued',
+      created,
+      ...where,
+      ...askingOf(ask),
+      ...notBefore,
+      prompt: blankSecrets(handOver.prompt)
+    }
   }
   return null
 }
@@ -76,6 +86,16 @@ export function markHandedOver(handOver: HandOver, reporterKnown: boolean): RunO
   const hands = !!recordToLeave(handOver) && !!settings?.githubToken && !gitHubIsSilent()
   if (!hands || (outcome.ending !== 'created' && outcome.ending !== 'timeout')) return outcome
   return { ...outcome, handedOver: { reporterKnown } }
+}
+
+/** Where a queued request was asked, to see it withdrawn before its create (run/report-queued.ts). */
+function askingOf(ask: CommentAsk | null): Pick<RecordPayload, 'asking'> {
+  if (!ask) return {}
+  const { comment } = ask
+  const asked = comment.kind === 'issue comment' || comment.kind === 'review comment' ? { comment: comment.id } : {}
+  return {
+    asking: { number: comment.thread.number, ...asked, ...(comment.kind === 'review comment' ? { onDiff: true } : {}) }
+  }
 }
 
 /** Leaves the record (see the file's opening comment); a failure is a notice: the job itself is not affected. */
@@ -103,8 +123,21 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
     if (!reader) return
     const { index, octokit } = await openJobIndex(handOver.github, reader, { key: settings, repository })
     const issue = await index.findOrMakeIssue(limit.signal)
-    const commentId = await index.add(issue, record, limit.signal)
-    await showHandedOver({ index, octokit, repository }, { issue, commentId, record }, limit.signal)
+    const kept = await keepQueuedPrompt(
+      {
+        octokit,
+        key: settings,
+        place: {
+          host: new URL(handOver.github.serverUrl).host,
+          thread: { ...ownerAndRepo(repository), number: issue },
+          projectId: settings.projectId
+        }
+      },
+      record,
+      limit.signal
+    )
+    const commentId = await index.add(issue, kept, limit.signal)
+    await showHandedOver({ index, octokit, repository }, { issue, commentId, record: kept }, limit.signal)
     log.info(
       record.state === 'queued'
         ? `The create waits in issue #${issue} (${INDEX_TITLE}): a run with report: pending creates it once the rate limit allows, and tells its ending.`
@@ -130,4 +163,9 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
     limit.clear()
     await reader?.close()
   }
+}
+
+function ownerAndRepo(repository: string): { owner: string; repo: string } {
+  const [owner, repo] = repository.split('/')
+  return { owner, repo }
 }

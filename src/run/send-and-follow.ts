@@ -6,7 +6,7 @@ import type { Settings } from '../inputs/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
 import type { CommentReplies } from '../report/comment-reply.js'
-import { setJobCreatedOutput, setJobIdOutput } from '../report/outputs.js'
+import { setJobCreatedOutput, setJobIdOutput, setQueuedOutputs } from '../report/outputs.js'
 import { staleLine, type NewJobWay, type RunOutcome } from '../report/run-ending.js'
 import { wordRetry, wordServiceFailure } from '../report/service-failure-words.js'
 import { statusLogger } from '../report/status-log.js'
@@ -14,6 +14,8 @@ import type { Deadline } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import { isFinal, type Job } from '../service/job-record.js'
 import type { JobService, WriteHooks } from '../service/job-service.js'
+import { ServiceError, type GivingUp } from '../service/service-error.js'
+import { gitHubIsSilent } from '../github/silence.js'
 import { noSignWindowMs } from '../service/service-policy.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { JobTracker } from './job-tracker.js'
@@ -56,6 +58,10 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
     replies?.progress(tracker.knownJob())
   }
   const sent = await sendPrompt(service, stage, onJob)
+  if (typeof sent === 'object') {
+    setQueuedOutputs()
+    return { ending: 'queued', job: null, jobId: '', notBefore: sent.notBefore, wait: settings.wait }
+  }
   if (sent === 'waited-out' && group) {
     const hold = {
       why: 'waited-out' as const,
@@ -81,7 +87,7 @@ async function sendPrompt(
   service: JobService,
   stage: SendAndFollow,
   onJob: (job: Job) => void
-): Promise<'sent' | 'waited-out'> {
+): Promise<'sent' | 'waited-out' | Queued> {
   const { settings, route, prepared, deadline, tracker } = stage
   const hooks: WriteHooks = {
     onRetry: (failure, waitMs, tries) => log.warning(wordRetry(failure, waitMs, tries)),
@@ -91,8 +97,8 @@ async function sendPrompt(
       tracker.writeStarted ||= inFlight
     }
   }
-  const create = async (): Promise<'sent'> => {
-    const job = await service.createJob(prepared.sent, deadline, hooks)
+  const create = async (writeHooks: WriteHooks = hooks): Promise<'sent'> => {
+    const job = await service.createJob(prepared.sent, deadline, writeHooks)
     deliver(tracker, 'create')
     log.info(`Created job ${job.id} in project ${settings.projectId}.`)
     onJob(job)
@@ -100,7 +106,7 @@ async function sendPrompt(
   }
   switch (route.kind) {
     case 'create':
-      return create()
+      return createOrQueue(create, { ...stage, hooks })
     case 'follow':
       setJobIdOutput((tracker.jobId = route.jobId))
       return 'sent'
@@ -122,6 +128,47 @@ async function sendPrompt(
       return 'sent'
     default:
       return assertNever(route, 'route')
+  }
+}
+
+/** A create the rate limit refused, queued for a reporting run: when the service allows it again. */
+interface Queued {
+  notBefore: string | null
+}
+
+/**
+ * The route's create; one the rate limit refused is kept for a reporting run (queued, run/hand-over.ts)
+ * when this run can hand it over (a token to write the record with, GitHub answering, and a prompt
+ * the record can keep): at once with wait false, so the runner is not held through the service's
+ * wait; with wait true once no try or no time is left for it, rather than lose it.
+ */
+async function createOrQueue(
+  create: (hooks: WriteHooks) => Promise<'sent'>,
+  { settings, prepared, hooks }: Pick<SendAndFollow, 'settings' | 'prepared'> & { hooks: WriteHooks }
+): Promise<'sent' | Queued> {
+  // A prompt too long to keep is tried as a held run tries it, and its ending says why it was not queued.
+  let unkept: Extract<GivingUp, { by: 'tooLongToQueue' }> | null = null
+  const keepForLater = async (_failure: ServiceError, outOfTime: boolean): Promise<boolean> => {
+    if (!settings.githubToken || gitHubIsSilent() || (settings.wait && !outOfTime)) return false
+    // Loaded on a 429 only: the create waits for none of it.
+    const { packPrompt, MAX_PROMPT_PARTS, PART_CHARS } = await import('../request/queued-prompt.js')
+    const packed = packPrompt(prepared.sent)
+    if (!('tooLong' in packed)) return true
+    unkept = {
+      by: 'tooLongToQueue',
+      compressedChars: packed.tooLong.compressedChars,
+      most: MAX_PROMPT_PARTS * PART_CHARS
+    }
+    return false
+  }
+  try {
+    return await create({ ...hooks, keepForLater })
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error
+    if (unkept && error.problem.what === 'rateLimited') throw error.givingUp(unkept, error.kind)
+    if (error.givenUp?.by !== 'keptForLater') throw error
+    const { retryAfterMs } = error
+    return { notBefore: retryAfterMs === null ? null : new Date(Date.now() + retryAfterMs).toISOString() }
   }
 }
 

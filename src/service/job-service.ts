@@ -45,6 +45,12 @@ export interface WriteHooks {
    * may act on it), false once it is answered (or failed).
    */
   onSending?: (inFlight: boolean) => void
+  /**
+   * Asked when the rate limit refused a write (429), before it is waited out: `outOfTime` when no try
+   * is left, or the service's wait is longer than the time left. True keeps the write for later (a
+   * queued create, run/hand-over.ts): it is given up now, not taken, and the runner is not held.
+   */
+  keepForLater?: (failure: ServiceError, outOfTime: boolean) => Promise<boolean>
 }
 
 export interface ServiceOptions {
@@ -121,8 +127,13 @@ export class JobService {
       } finally {
         hooks.onSending?.(false)
       }
-      if (!(failure instanceof ServiceError) || failure.kind !== 'notTaken' || attempt >= tries) throw failure
+      if (!(failure instanceof ServiceError) || failure.kind !== 'notTaken') throw failure
       const waitMs = failure.retryAfterMs ?? backoffMs(attempt, backoffBaseMs, backoffCapMs)
+      const outOfTime = attempt >= tries || waitMs >= deadline.remainingMs()
+      if (failure.problem.what === 'rateLimited' && (await hooks.keepForLater?.(failure, outOfTime))) {
+        throw failure.givingUp({ by: 'keptForLater' }, 'notTaken')
+      }
+      if (attempt >= tries) throw failure
       if (waitMs >= deadline.remainingMs()) {
         throw failure.givingUp({ by: 'noTimeForRetry' }, 'fatal')
       }

@@ -73,6 +73,10 @@ export type GivingUp =
   | { by: 'noTimeForRetry' }
   /** Reads answered with something that is not a job record this many times in a row. */
   | { by: 'notAJobInARow'; reads: number }
+  /** A create the rate limit refused, kept for a reporting run to send once the service allows (WriteHooks.keepForLater). */
+  | { by: 'keptForLater' }
+  /** A create the rate limit refused that could not be kept for later: its prompt, compressed, is longer than a queued one may be. */
+  | { by: 'tooLongToQueue'; compressedChars: number; most: number }
 
 export interface ServiceFailure {
   kind: ServiceFailureKind

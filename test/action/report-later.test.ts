@@ -8,11 +8,12 @@
 // reported later; a run reads at most 20 jobs. `reported` lists the endings a run told, `working`
 // the jobs it read still working.
 import { describe, expect, it } from 'vitest'
-import { signRecord } from '../../src/request/signed-record.js'
-import { seedRecords } from '../support/job-index-world.js'
+import { emptyIndexState, signIndexMarker } from '../../src/report/index-marker.js'
+import { signRecord, type RecordPayload } from '../../src/request/signed-record.js'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {
   commitId,
+  issueCommentEvent,
   pullRequestEvent,
   runnerEnvironment,
   workflowDispatchEvent,
@@ -29,7 +30,8 @@ import {
   SERVER,
   SOURCE,
   standIn,
-  standInGitHub
+  standInGitHub,
+  TOKEN
 } from '../support/ending-runs.js'
 
 const INDEX_LABEL = 'docs-agent:jobs'
@@ -354,16 +356,23 @@ describe.concurrent('a job handed over, told later', () => {
       const service = await standIn(test, {
         ...WORKS_ON,
         faults: [
-          { ...rateLimited, headers: { 'retry-after': '0' }, times: 4 },
+          { ...rateLimited, headers: { 'retry-after': '0' }, times: 1 },
           { ...rateLimited, times: 1 }
         ]
       })
       const github = await standInGitHub(test)
+      // The comment that asked is on the thread: a queued request whose comment is gone is withdrawn.
+      const body = '/docs document the retry policy'
+      const commentId = github.addComment({ issueNumber: 12, body, login: 'octo-maintainer' })
+      const event = issueCommentEvent({ body, number: 12, commentId })
       const asked = await runAction({
         inputs: commentInputs(service, { wait: 'false' }),
-        env: commentEnv(github, '/docs document the retry policy')
+        env: runnerEnvironment(github, 'issue_comment', event, { GITHUB_SERVER_URL: SERVER })
       })
-      expect(asked.code).toBe(1)
+      // Kept, so the step does not fail; with wait false the 429 is not waited out: one try.
+      expect(asked.code).toBe(0)
+      expect(asked.outputs).toMatchObject({ status: 'queued', jobCreated: 'false' })
+      expect(service.requestsOf('POST').length).toBe(1)
       expect(service.created).toBe(0)
       const record = indexOf(github).records[0]
       expect(record.body).toContain('Queued')
@@ -373,7 +382,7 @@ describe.concurrent('a job handed over, told later', () => {
       // Still refused: one try, and the record stays queued.
       const refused = await report(service, github, '5000')
       expect(refused.code).toBe(0)
-      expect(service.requestsOf('POST').length).toBe(5)
+      expect(service.requestsOf('POST').length).toBe(2)
       expect(service.created).toBe(0)
 
       const made = await report(service, github, '5001')
@@ -387,7 +396,7 @@ describe.concurrent('a job handed over, told later', () => {
       const told = await report(service, github, '5002')
       expect(reported(told)).toEqual([{ id: jobId, status: 'completed', prLink: AGENT_PR_LINK, thread: 12 }])
       expect(service.created).toBe(1)
-      expect(service.requestsOf('POST').length).toBe(6)
+      expect(service.requestsOf('POST').length).toBe(3)
     },
     SEVERAL_RUNS_MS
   )
@@ -495,3 +504,56 @@ describe.concurrent('the report input', () => {
     expect(github.requests).toEqual([])
   })
 })
+
+/** `count` seeded jobs, each with an open record in a new index issue, signed as the action signs them; their ids, oldest first. */
+async function seedRecords(
+  service: StandInService,
+  github: StandInGitHub,
+  count: number,
+  planOf: (n: number) => Record<string, unknown>
+): Promise<string[]> {
+  const index = await makeIndex(github, service.apiKey)
+  const place = {
+    host: 'github.example',
+    thread: { owner: 'octo-org', repo: 'docs-site', number: index },
+    projectId: 'docs'
+  }
+  const ids: string[] = []
+  for (let n = 0; n < count; n++) {
+    const id = service.seedJob({ plan: planOf(n) })
+    ids.push(id)
+    const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
+    const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
+    await edit(
+      github,
+      commentId,
+      signRecord({ key: { apiKey: service.apiKey }, place, kind: 'index', commentId }, record)
+    )
+  }
+  return ids
+}
+
+/** An index issue made as the action makes it (then signed for its number); its number. */
+async function makeIndex(github: StandInGitHub, apiKey: string): Promise<number> {
+  const answer = await fetch(`${github.apiUrl}/repos/${REPO}/issues`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Documentation jobs', labels: [INDEX_LABEL] })
+  })
+  const { number } = (await answer.json()) as { number: number }
+  const address = { key: { apiKey }, host: 'github.example', repository: REPO, issue: number, projectId: 'docs' }
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/${number}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body: signIndexMarker(address, emptyIndexState()) })
+  })
+  return number
+}
+
+async function edit(github: StandInGitHub, commentId: number, body: string): Promise<void> {
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/comments/${commentId}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body })
+  })
+}

@@ -37,6 +37,13 @@ const active = {
 }
 const created: RunOutcome = { ending: 'created', job: active, jobId: 'job_9' }
 const notTaken: RunOutcome = { ending: 'error', job: null, jobId: '', reason: 'rate limited', failure: 'notTaken' }
+const queuedOutcome: RunOutcome = {
+  ending: 'queued',
+  job: null,
+  jobId: '',
+  notBefore: '2026-12-01T23:00:00.000Z',
+  wait: false
+}
 
 let gh: StandInGitHub | undefined
 cleanUpAfterEach()
@@ -97,14 +104,20 @@ describe('the record a run leaves', () => {
     expect(recordToLeave(handOver({ settings: null }))).toBeNull()
   })
 
-  it('a create the service surely did not take waits as a queued record, its prompt without secrets; only when the run would not wait', () => {
+  it("a create the rate limit refused and the run queued waits as a queued record, with the service's Retry-After and its prompt without secrets", () => {
     registerSecret('svc_secret_in_prompt_123')
-    const record = recordToLeave(handOver({ outcome: notTaken, prompt: 'Use svc_secret_in_prompt_123 here' }))
-    expect(record).toMatchObject({ job: '', state: 'queued' })
+    const record = recordToLeave(handOver({ outcome: queuedOutcome, prompt: 'Use svc_secret_in_prompt_123 here' }))
+    expect(record).toMatchObject({ job: '', state: 'queued', notBefore: '2026-12-01T23:00:00.000Z' })
     expect(record?.prompt).not.toContain('svc_secret_in_prompt_123')
-    expect(recordToLeave(handOver({ outcome: notTaken, settings: settings({ wait: true }) }))).toBeNull()
-    expect(recordToLeave(handOver({ outcome: notTaken, creates: false }))).toBeNull()
-    // A create whose answer was lost may have made a job: it is never queued to be sent again.
+    // A held run queues it too, once it could not wait it out.
+    const held = { ...queuedOutcome, wait: true }
+    expect(recordToLeave(handOver({ outcome: held, settings: settings({ wait: true }) }))).toMatchObject({
+      state: 'queued'
+    })
+    expect(recordToLeave(handOver({ outcome: queuedOutcome, creates: false }))).toBeNull()
+    // A refusal the run did not queue (the prompt too long to keep, no token) leaves nothing; nor does a
+    // create whose answer was lost, which may have made a job: it is never queued to be sent again.
+    expect(recordToLeave(handOver({ outcome: notTaken }))).toBeNull()
     expect(recordToLeave(handOver({ outcome: { ...notTaken, failure: 'uncertain' } }))).toBeNull()
   })
 

@@ -134,7 +134,7 @@ describe('a queued create (the rate limit refused it in a run that handed it ove
     const started = await startUnitGitHub()
     gh = started.gh
     await handOverJob({
-      outcome: { ending: 'error', job: null, jobId: '', reason: 'rate limited', failure: 'notTaken' },
+      outcome: { ending: 'queued', job: null, jobId: '', notBefore: null, wait: false },
       settings,
       ask: null,
       group: null,

@@ -1,0 +1,108 @@
+// The comments of the index that hold a long queued prompt (request/queued-prompt.ts): written by the
+// run that queues the create, before its record (which lists them), read back by the reporting run
+// that sends it, and deleted once the create is made or told: the index keeps no prompt it needs no more.
+import { asObject, text } from '../github/json-shape.js'
+import type { Octokit } from '../github/octokit.js'
+import { repositoryPath } from '../github/pull-request-ref.js'
+import type { GitHubReader } from '../github/reader.js'
+import { packPrompt, unpackPrompt } from '../request/queued-prompt.js'
+import {
+  readPromptPart,
+  signPromptPart,
+  type RecordKey,
+  type RecordPayload,
+  type RecordPlace
+} from '../request/signed-record.js'
+import { log } from '../runtime/log.js'
+
+/** Where the parts are: the index issue (its place, for the signatures), and the key they are signed with. */
+export interface PartsPlace {
+  octokit: Octokit
+  key: RecordKey
+  place: RecordPlace
+}
+
+/** What a person reads on a part's comment. */
+const PART_TEXT = '📋 Part of a queued documentation agent request, kept until a reporting run creates its job.'
+
+/**
+ * The record with its prompt kept: in the record itself when it fits, else in comments of its own
+ * (posted, then signed for their own ids), which the record then lists. A prompt that cannot be kept
+ * at all was never queued (run/send-and-follow.ts): it throws.
+ */
+export async function keepQueuedPrompt(
+  { octokit, key, place }: PartsPlace,
+  record: RecordPayload,
+  signal: AbortSignal
+): Promise<RecordPayload> {
+  if (!record.prompt) return record
+  const packed = packPrompt(record.prompt)
+  if ('inline' in packed) return record
+  if ('tooLong' in packed) throw new Error('A prompt too long to keep was queued.')
+  const { owner, repo, number } = place.thread
+  const ids: number[] = []
+  for (const part of packed.parts) {
+    const posted = await octokit.rest.issues.createComment({
+      owner,
+      repo,
+      issue_number: number,
+      body: PART_TEXT,
+      request: { signal }
+    })
+    const line = signPromptPart({ key, place, commentId: posted.data.id }, part)
+    await octokit.rest.issues.updateComment({
+      owner,
+      repo,
+      comment_id: posted.data.id,
+      body: `${line}\n${PART_TEXT}`,
+      request: { signal }
+    })
+    ids.push(posted.data.id)
+  }
+  const { prompt: _prompt, ...rest } = record
+  return { ...rest, promptParts: ids, promptDigest: packed.digest }
+}
+
+/**
+ * The prompt a queued record keeps, read back: its own, or its parts' (each read once, each verified
+ * for its comment, the whole for the record's digest); null when a part is gone or does not add up.
+ */
+export async function readQueuedPrompt(
+  reader: GitHubReader,
+  { key, place }: Omit<PartsPlace, 'octokit'>,
+  record: RecordPayload
+): Promise<string | null> {
+  if (!record.promptParts) return record.prompt || null
+  if (!record.promptDigest) return null
+  const parts: string[] = []
+  for (const commentId of record.promptParts) {
+    const path = `${repositoryPath(place.thread)}/issues/comments/${commentId}`
+    let body: string
+    try {
+      body = text(asObject(await reader.get(path, 'a part of a queued prompt', 'issues: read')).body)
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 404) return null
+      throw error
+    }
+    const part = readPromptPart(body, { key, place, commentId })
+    if (part === null) return null
+    parts.push(part)
+  }
+  return unpackPrompt(parts, record.promptDigest)
+}
+
+/** Deletes the comments that held a queued prompt, once it is needed no more; one that cannot be deleted is only clutter. */
+export async function dropQueuedPrompt(
+  { octokit, place }: Omit<PartsPlace, 'key'>,
+  record: RecordPayload,
+  signal: AbortSignal
+): Promise<void> {
+  const { owner, repo } = place.thread
+  for (const commentId of record.promptParts ?? []) {
+    try {
+      await octokit.rest.issues.deleteComment({ owner, repo, comment_id: commentId, request: { signal } })
+    } catch (error) {
+      log.debug(`Could not delete comment ${commentId}, part of a queued prompt no longer needed: ${String(error)}`)
+    }
+  }
+}

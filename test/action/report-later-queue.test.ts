@@ -1,0 +1,312 @@
+// The queue after a 429, through the bundled action against the stand-ins, GitHub's state kept across
+// runs: a create the rate limit refused in a run that can hand it over is queued (at once with wait
+// false, whatever the Retry-After; with wait true once it cannot be waited out), with the service's
+// Retry-After; a reporting run creates it exactly once, not before the Retry-After allows, whatever
+// its length, with reporting runs at once, and never once it was withdrawn; the job it makes becomes
+// the thread's job.
+import { describe, expect, it } from 'vitest'
+import { emptyIndexState, signIndexMarker } from '../../src/report/index-marker.js'
+import { readRecords, signRecord, type RecordPayload } from '../../src/request/signed-record.js'
+import { runAction, startAction, type ActionRun } from '../support/run-action.js'
+import {
+  issueCommentEvent,
+  runnerEnvironment,
+  workflowDispatchEvent,
+  type StandInGitHub
+} from '../support/stand-in-github.js'
+import type { Fault, StandInService } from '../support/stand-in-service.js'
+import {
+  commentInputs,
+  heading,
+  LONG_TEST_MS,
+  REPO,
+  SERVER,
+  standIn,
+  standInGitHub,
+  TOKEN
+} from '../support/ending-runs.js'
+
+const INDEX_LABEL = 'docs-agent:jobs'
+const THREAD = 12
+/** Each test runs the bundle a few times, side by side with the file's other tests. */
+const SEVERAL_RUNS_MS = 3 * LONG_TEST_MS
+const WORKS_ON = { plan: { activeReads: 1_000_000 } }
+
+/** The service refuses the first create for its rate limit, asking for `retryAfter` seconds. */
+function rateLimitedOnce(retryAfter?: string): Fault[] {
+  return [
+    {
+      method: 'POST',
+      status: 429,
+      body: 'Too Many Requests',
+      contentType: 'text/plain',
+      ...(retryAfter === undefined ? {} : { headers: { 'retry-after': retryAfter } }),
+      times: 1
+    }
+  ]
+}
+
+/** A `/docs` comment on issue #12, there on the stand-in GitHub as on GitHub; the run's environment and the comment's id. */
+function askOnThread(github: StandInGitHub, body: string): { env: Record<string, string>; commentId: number } {
+  const commentId = github.addComment({ issueNumber: THREAD, body, login: 'octo-maintainer' })
+  const event = issueCommentEvent({ body, number: THREAD, commentId })
+  return { env: runnerEnvironment(github, 'issue_comment', event, { GITHUB_SERVER_URL: SERVER }), commentId }
+}
+
+function report(service: StandInService, github: StandInGitHub, runId = '6000'): Promise<ActionRun> {
+  return startReport(service, github, runId).done
+}
+
+function startReport(service: StandInService, github: StandInGitHub, runId: string) {
+  return startAction({
+    inputs: { report: 'pending', ...commentInputs(service) },
+    env: runnerEnvironment(github, 'schedule', workflowDispatchEvent(), {
+      GITHUB_SERVER_URL: SERVER,
+      GITHUB_RUN_ID: runId
+    })
+  })
+}
+
+/** The index issue's number. */
+function indexIssue(github: StandInGitHub): number {
+  const issue = github.issues.find((i) => i.labels.includes(INDEX_LABEL))
+  if (!issue) throw new Error('no index issue')
+  return issue.number
+}
+
+const PLACE = (issue: number) => ({
+  host: 'github.example',
+  thread: { owner: 'octo-org', repo: 'docs-site', number: issue },
+  projectId: 'docs'
+})
+
+/** The index's records that verify, with their comments. */
+function records(service: StandInService, github: StandInGitHub): { commentId: number; record: RecordPayload }[] {
+  const issue = indexIssue(github)
+  return github.allComments
+    .filter((c) => c.issueNumber === issue)
+    .flatMap((c) => {
+      const read = readRecords(c.body, {
+        key: { apiKey: service.apiKey },
+        place: PLACE(issue),
+        kind: 'index',
+        commentId: c.id
+      })
+      return read.records.map((record) => ({ commentId: c.id, record }))
+    })
+}
+
+/** Time passes: the queued record's Retry-After is over (the record re-signed as the action signs it). */
+async function retryAfterPasses(service: StandInService, github: StandInGitHub): Promise<void> {
+  const issue = indexIssue(github)
+  for (const { commentId, record } of records(service, github)) {
+    if (record.state !== 'queued') continue
+    const past = { ...record, notBefore: new Date(Date.now() - 1000).toISOString() }
+    const line = signRecord({ key: { apiKey: service.apiKey }, place: PLACE(issue), kind: 'index', commentId }, past)
+    await fetch(`${github.apiUrl}/repos/${REPO}/issues/comments/${commentId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: line })
+    })
+  }
+}
+
+/** The action's reply on the thread (not an index record, not a part of a prompt). */
+const replyOf = (github: StandInGitHub) => github.comments.find((c) => c.issueNumber === THREAD)
+
+const creates = (service: StandInService) => service.requestsOf('POST').filter((r) => !r.path.endsWith('/message'))
+
+describe.concurrent('a create the rate limit refused is queued, not lost', () => {
+  it(
+    'with wait false a 429 asking for an hour is queued at once: one try, the step succeeds with status queued, and it says so; no create before the Retry-After allows, one once it does',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('3600') })
+      const github = await standInGitHub(test)
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const asked = await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      expect(asked.code).toBe(0)
+      expect(asked.outputs).toMatchObject({ status: 'queued', jobCreated: 'false' })
+      expect(asked.outputs.jobId ?? '').toBe('')
+      expect(creates(service)).toHaveLength(1)
+      expect(asked.stdout).toContain('so the request is queued, not lost')
+      expect(asked.stdout).not.toContain('Trying again')
+      expect(heading(asked.summary)).toContain('Queued: the rate limit refused the create for now')
+      expect(asked.summary).not.toContain('nothing was created')
+      const reply = replyOf(github)
+      expect(reply?.body).toContain('the request is queued, not lost')
+      expect(reply?.body).not.toContain('no job was started')
+      // The record keeps the service's Retry-After.
+      const [queued] = records(service, github)
+      expect(queued.record.state).toBe('queued')
+      const waits = Date.parse(queued.record.notBefore ?? '') - Date.now()
+      expect(waits).toBeGreaterThan(3500_000)
+      expect(waits).toBeLessThanOrEqual(3600_000)
+
+      const early = await report(service, github, '6001')
+      expect(early.code).toBe(0)
+      expect(creates(service)).toHaveLength(1)
+
+      await retryAfterPasses(service, github)
+      const made = await report(service, github, '6002')
+      expect(made.code).toBe(0)
+      expect(service.created).toBe(1)
+      expect(creates(service)).toHaveLength(2)
+      expect(service.jobs.values().next().value?.prompt).toContain('document the retry policy')
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'with wait false a short Retry-After is not waited out either: the step ends after one try, and the record keeps when the create may go',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('20') })
+      const github = await standInGitHub(test)
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const asked = await runAction({ inputs: commentInputs(service, { wait: 'false', timeout: '60s' }), env })
+      expect(asked.code).toBe(0)
+      expect(asked.outputs.status).toBe('queued')
+      expect(creates(service)).toHaveLength(1)
+      expect(service.created).toBe(0)
+      expect(asked.stdout).not.toContain('Trying again')
+      const waits = Date.parse(records(service, github)[0].record.notBefore ?? '') - Date.now()
+      expect(waits).toBeGreaterThan(0)
+      expect(waits).toBeLessThanOrEqual(20_000)
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'with wait true a 429 longer than the timeout queues the request rather than lose it, and fails the step saying who makes the job',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('3600') })
+      const github = await standInGitHub(test)
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const held = await runAction({ inputs: commentInputs(service), env })
+      expect(held.code).toBe(1)
+      expect(held.outputs.status).toBe('queued')
+      expect(creates(service)).toHaveLength(1)
+      expect(held.stdout).toContain('so the request is queued, not lost')
+      expect(held.stdout).toContain('so it has no job to follow')
+      const [queued] = records(service, github)
+      expect(queued.record).toMatchObject({ state: 'queued', job: '' })
+      expect(Date.parse(queued.record.notBefore ?? '')).toBeGreaterThan(Date.now() + 3500_000)
+    },
+    SEVERAL_RUNS_MS
+  )
+})
+
+describe.concurrent('a queued create is made exactly once', () => {
+  it(
+    'two reporting runs at once, one of them reading the record late: one create',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      // GitHub is slow to answer the first read of a comment by its id: that run reads the record as it
+      // was when it asked, while the other makes the create.
+      const github = await standInGitHub(test, { delays: { 'comment-get': { ms: 3000, times: 1 } } })
+      await seedQueued(service, github, 'Document the retry policy')
+      const [one, two] = await Promise.all([
+        startReport(service, github, '6100').done,
+        startReport(service, github, '6101').done
+      ])
+      expect([one.code, two.code]).toEqual([0, 0])
+      expect(service.created).toBe(1)
+      expect(creates(service)).toHaveLength(1)
+      // And a third run later makes none.
+      await report(service, github, '6102')
+      expect(creates(service)).toHaveLength(1)
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it.for([16_000, 20_700])(
+    'a prompt of %i characters in Japanese is kept, read and made once',
+    { timeout: SEVERAL_RUNS_MS },
+    async (length, test) => {
+      // Refused four times: a run before queued it after as many tries.
+      const service = await standIn(test, { ...WORKS_ON, faults: [{ ...rateLimitedOnce('0')[0], times: 4 }] })
+      const github = await standInGitHub(test)
+      const { env } = askOnThread(github, `/docs ${japanese(length)}`)
+      const asked = await runAction({ inputs: commentInputs(service, { wait: 'false', context: 'none' }), env })
+      const sent = JSON.parse(creates(service)[0].body).prompt as string
+      expect(sent.length).toBeGreaterThanOrEqual(length)
+      // Each reporting run tries it once, until the service takes it.
+      for (let run = 0; run < 4 && service.created === 0; run++) {
+        expect((await report(service, github, `620${run}`)).code).toBe(0)
+      }
+      expect(service.created).toBe(1)
+      expect(asked.code).toBe(0)
+      expect(service.jobs.values().next().value?.prompt).toBe(sent)
+      // Its parts leave the index with the create: the record alone is left.
+      expect(github.allComments.filter((c) => c.issueNumber === indexIssue(github))).toHaveLength(1)
+      await report(service, github, '6210')
+      expect(service.created).toBe(1)
+      expect(creates(service)).toHaveLength(5)
+    }
+  )
+})
+
+describe.concurrent('a queued job is the thread’s', () => {
+  it(
+    'the reply says the queued job was created, and a request on the thread while it works goes to it',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('0') })
+      const github = await standInGitHub(test)
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      await report(service, github, '6300')
+      expect(service.created).toBe(1)
+      const jobId = [...service.jobs.keys()][0]
+      expect(replyOf(github)?.body).toContain(`was created from the queue`)
+      expect(replyOf(github)?.body).toContain(jobId)
+
+      const also = askOnThread(github, '/docs also document the backoff')
+      const followUp = await runAction({ inputs: commentInputs(service, { wait: 'false' }), env: also.env })
+      expect(followUp.code).toBe(0)
+      expect(service.created).toBe(1)
+      expect(service.requestsOf('POST').filter((r) => r.path.endsWith(`/${jobId}/message`))).toHaveLength(1)
+    },
+    SEVERAL_RUNS_MS
+  )
+})
+
+/** A queued record in a new index issue (its marker and the record signed as the action signs them): a create the rate limit refused. */
+async function seedQueued(service: StandInService, github: StandInGitHub, prompt: string): Promise<void> {
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+  const made = await fetch(`${github.apiUrl}/repos/${REPO}/issues`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ title: 'Documentation jobs', labels: [INDEX_LABEL] })
+  })
+  const issue = ((await made.json()) as { number: number }).number
+  const address = {
+    key: { apiKey: service.apiKey },
+    host: 'github.example',
+    repository: REPO,
+    issue,
+    projectId: 'docs'
+  }
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/${issue}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ body: signIndexMarker(address, emptyIndexState()) })
+  })
+  const commentId = github.addComment({ issueNumber: issue, body: 'record', login: 'github-actions[bot]' })
+  const record: RecordPayload = { job: '', state: 'queued', created: new Date().toISOString(), prompt }
+  const line = signRecord({ key: { apiKey: service.apiKey }, place: PLACE(issue), kind: 'index', commentId }, record)
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/comments/${commentId}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ body: line })
+  })
+}
+
+/** `length` characters of Japanese text that compresses poorly: kanji drawn from a seeded sequence. */
+function japanese(length: number): string {
+  let seed = 20261201
+  let text = ''
+  while (text.length < length) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31
+    text += String.fromCharCode(0x4e00 + (seed % 3000))
+  }
+  return text
+}
