@@ -32,6 +32,8 @@ import http from 'node:http'
  * @property {'POST' | 'GET'} [method] Only requests with this method.
  * @property {string} [path] Only requests whose path contains this ('/message' for follow-up messages).
  * @property {number} [times] How many matching requests it applies to (default 1).
+ * @property {(req: RecordedRequest) => boolean} [when] Only requests it says yes to (one request's
+   create, by its prompt: a rate limit that refuses it until a moment passes).
  * @property {boolean} [afterCreate] For a POST: make the job (or take the message) first, then answer
  *   with the fault (a 5xx or a lost answer that nevertheless made a job or delivered a message).
  * @property {number} [status] The HTTP status to answer with.
@@ -184,7 +186,11 @@ export async function startStandInService(options = {}) {
   /** @param {RecordedRequest} req */
   function pickFault(req) {
     const fault = faults.find(
-      (f) => f.left > 0 && (!f.method || f.method === req.method) && (!f.path || req.path.includes(f.path))
+      (f) =>
+        f.left > 0 &&
+        (!f.method || f.method === req.method) &&
+        (!f.path || req.path.includes(f.path)) &&
+        (!f.when || f.when(req))
     )
     if (fault) {
       fault.left--
