@@ -60,6 +60,8 @@ export const RULES = /** @type {const} */ ({
 /** Words that promise something to come: a reply or an output that still holds one made a promise. */
 const PROMISE =
   /will be posted|will be made|will be told|will create|(reporting run|next run) (makes|creates|tells|will)|is queued|waits? (for|in) the|the create waits/i
+/** 16,000 characters of Japanese: "Explain the retry policy and its limits, with examples." again and again. */
+const LONG_JAPANESE = '再試行の方針とその上限を例とともに説明してください。'.repeat(640).slice(0, 16_000)
 const UNEXPECTED = /unexpectedly|report this as an issue/i
 
 /**
@@ -71,6 +73,7 @@ const UNEXPECTED = /unexpectedly|report this as an issue/i
  * @property {string} token A mark in its prompt, found again in what the service received.
  * @property {RequestKind} kind
  * @property {ServiceFault} fault
+ * @property {boolean} long Its prompt is 16,000 characters of Japanese (a queued one must still be kept, or refused at once).
  * @property {number | null} thread The issue it was asked on (null for a push).
  * @property {number | null} askComment The asking comment's id.
  * @property {string | null} sha The pushed commit.
@@ -142,7 +145,8 @@ export async function handOverSoak(options) {
   const jobPlans = (/** @type {number} */ n) => {
     const failed = random() < 0.2
     return {
-      activeReads: pick(4),
+      // Most work for a reporting run or three; one in ten has ended by the create's answer.
+      activeReads: random() < 0.1 ? 0 : 1 + pick(3),
       final: failed ? 'failed' : 'completed',
       prLink: failed ? null : `${SOURCE}/pull/${2000 + n}`,
       repository: SOURCE
@@ -334,6 +338,7 @@ export async function handOverSoak(options) {
   }
   const mustFaults = /** @type {ServiceFault[]} */ (['429-short', '429-none', '429-long', '5xx-after', '5xx-before'])
   let nextThread = 20
+  let longAsked = 0
   /** @type {number[]} Threads asked on so far. */
   const threads = []
   /** @type {Map<number, Promise<void>>} What is running on each thread: a thread's next event waits for it. */
@@ -388,6 +393,8 @@ export async function handOverSoak(options) {
       kind,
       fault,
       thread,
+      // A long prompt where the rate limit may queue it: the first such ask, then one in three.
+      long: kind === 'ask' && fault.startsWith('429') && (!longAsked++ || random() < 0.33),
       askComment: null,
       sha: null,
       withdrawnAt: null,
@@ -500,7 +507,7 @@ export async function handOverSoak(options) {
       }
       const body =
         request.kind === 'ask'
-          ? `/docs document the ${token} option`
+          ? `/docs document the ${token} option${request.long ? `. ${LONG_JAPANESE}` : ''}`
           : request.kind === 'follow-up'
             ? `/docs also say what ${token} does with the limits`
             : `Thanks, looking forward to it (${token})`
@@ -646,7 +653,10 @@ export async function handOverSoak(options) {
         github.allComments.some((c) => c.body.includes(job.id)) ||
         reportingRuns.some((r) => r.reported.some((j) => j.id === job.id))
       if (!known) continue
+      // A job already ended when its hand-over run read it is told by that run itself.
+      const heldItself = allRuns.some((r) => r.outputs.jobId === job.id && FINAL.has(r.outputs.status ?? ''))
       const tellers = reportingRuns.filter((r) => r.reported.some((j) => j.id === job.id && FINAL.has(j.status)))
+      if (heldItself && tellers.length === 0) continue
       const allowed = 1 + job.messages.length
       if (tellers.length === 0)
         broke(
