@@ -116,6 +116,8 @@ const UNEXPECTED = /unexpectedly|report this as an issue/i
  * @property {number} messages Follow-up messages taken.
  * @property {number} runs Runs of the action in all.
  * @property {number} reportingRuns
+ * @property {number} scheduled Reporting runs the soak's scheduler asked for.
+ * @property {number} notStarted Of those, the ones GitHub did not start: the reporting workflow was off.
  * @property {number} cancelled Reporting runs cancelled.
  * @property {number} twoAtOnce Times two reporting runs started together.
  * @property {number} withdrawn
@@ -134,6 +136,11 @@ export async function handOverSoak(options) {
   const seed = options.seed ?? HAND_OVER_SEED
   const random = mulberry32(seed)
   const pick = (/** @type {number} */ n) => Math.floor(random() * n)
+  // What happens at a moment the runs' timing decides (a job made, a run cancelled, a create refused)
+  // draws from streams of its own, so that the script above stays the same for a seed.
+  const planRandom = mulberry32(seed + 3)
+  const cancelRandom = mulberry32(seed + 4)
+  const windowRandom = mulberry32(seed + 5)
   const started = Date.now()
   const key = `svc_handover_${seed}_${Math.floor(random() * 2 ** 32).toString(36)}`
   const secret = key.slice('svc_'.length)
@@ -143,17 +150,17 @@ export async function handOverSoak(options) {
   // Jobs work for a few reads, most end completed with a pull request in this repository, some fail.
   /** The nth job's plan: its pull request is #2000+n; the nth message's, #5000+n. */
   const jobPlans = (/** @type {number} */ n) => {
-    const failed = random() < 0.2
+    const failed = planRandom() < 0.2
     return {
       // Most work for a reporting run or three; one in ten has ended by the create's answer.
-      activeReads: random() < 0.1 ? 0 : 1 + pick(3),
+      activeReads: planRandom() < 0.1 ? 0 : 1 + Math.floor(planRandom() * 3),
       final: failed ? 'failed' : 'completed',
       prLink: failed ? null : `${SOURCE}/pull/${2000 + n}`,
       repository: SOURCE
     }
   }
   const messagePlans = (/** @type {number} */ n) => ({
-    activeReads: pick(3),
+    activeReads: Math.floor(planRandom() * 3),
     prLink: `${SOURCE}/pull/${5000 + n}`,
     repository: SOURCE
   })
@@ -214,6 +221,8 @@ export async function handOverSoak(options) {
   // Each run's GITHUB_RUN_ID, unique: a link on GitHub names the run that wrote it.
   let nextRunId = 7001
   let cancelled = 0
+  let scheduled = 0
+  let notStarted = 0
   let twoAtOnce = 0
   let withdrawn = 0
 
@@ -290,13 +299,17 @@ export async function handOverSoak(options) {
    * @returns {Promise<ReportingRun | null>}
    */
   async function reportingRun(how = {}) {
-    if (!github.isWorkflowActive(REPORT_WORKFLOW.split('/').at(-1) ?? '')) return null
+    scheduled++
+    if (!github.isWorkflowActive(REPORT_WORKFLOW.split('/').at(-1) ?? '')) {
+      notStarted++
+      return null
+    }
     const runId = String(nextRunId++)
     const startedAt = Date.now()
     const cancel = how.cancel
       ? {
-          cancelAfterMs: 200 + pick(2300),
-          signal: /** @type {NodeJS.Signals} */ (random() < 0.5 ? 'SIGINT' : 'SIGTERM')
+          cancelAfterMs: 200 + Math.floor(cancelRandom() * 2300),
+          signal: /** @type {NodeJS.Signals} */ (cancelRandom() < 0.5 ? 'SIGINT' : 'SIGTERM')
         }
       : {}
     const result = await run({ report: 'pending' }, reportEnv(runId), cancel)
@@ -339,6 +352,7 @@ export async function handOverSoak(options) {
   const mustFaults = /** @type {ServiceFault[]} */ (['429-short', '429-none', '429-long', '5xx-after', '5xx-before'])
   let nextThread = 20
   let longAsked = 0
+  let reportingEvents = 0
   /** @type {number[]} Threads asked on so far. */
   const threads = []
   /** @type {Map<number, Promise<void>>} What is running on each thread: a thread's next event waits for it. */
@@ -409,7 +423,8 @@ export async function handOverSoak(options) {
 
     // Between requests: reporting runs (some two at once, some cancelled), and withdrawals.
     if (i % 3 === 2 || i === kinds.length - 1) {
-      const r = random()
+      // The first three: one alone, one cancelled, two at once; then drawn.
+      const r = [0.9, 0.3, 0.1][reportingEvents++] ?? random()
       if (r < 0.25) {
         twoAtOnce++
         await launch(async () => void (await Promise.all([reportingRun(), reportingRun()])))
@@ -445,7 +460,10 @@ export async function handOverSoak(options) {
   const quietLimit = Math.ceil(service.jobs.size / 20) + 4
   for (let q = 0; q < quietLimit && idle < 2; q++) {
     const done = await reportingRun({ quiet: true })
-    if (!done) break
+    if (!done) {
+      progress('the reporting workflow is off: GitHub starts no more reporting runs')
+      break
+    }
     const told = done.reported.filter((j) => FINAL.has(j.status)).length
     quietTold += told
     idle = told === 0 ? idle + 1 : 0
@@ -473,6 +491,8 @@ export async function handOverSoak(options) {
     messages: service.messages,
     runs: allRuns.length,
     reportingRuns: reportingRuns.length,
+    scheduled,
+    notStarted,
     cancelled,
     twoAtOnce,
     withdrawn,
@@ -538,7 +558,12 @@ export async function handOverSoak(options) {
       req.method === 'POST' && req.body.includes(token)
     const tooMany = { status: 429, body: 'Too Many Requests', contentType: 'text/plain', times: 1e9 }
     if (fault === '429-short' || fault === '429-none' || fault === '429-long') {
-      const windowMs = fault === '429-long' ? 3_600_000 : fault === '429-short' ? 1000 + pick(2000) : 3000 + pick(4000)
+      const windowMs =
+        fault === '429-long'
+          ? 3_600_000
+          : fault === '429-short'
+            ? 1000 + Math.floor(windowRandom() * 2000)
+            : 3000 + Math.floor(windowRandom() * 4000)
       const until = Date.now() + windowMs
       if (fault === '429-long') request.longWaitUntil = until
       service.addFault({
@@ -714,11 +739,12 @@ export async function handOverSoak(options) {
         .find((id) => reportingRuns.some((r) => r.runId === id))
     const teller = runOf(status?.target_url) ?? runOf(reply?.body)
     const run = reportingRuns.find((r) => r.runId === teller)
+    const warned = request?.run?.stdout.split('\n').find((line) => line.startsWith('::warning::'))
     const shown = status
       ? `status ${status.state}`
       : reply
         ? `reply: ${excerpt(reply.body).slice(0, 80)}`
-        : 'nothing shown'
+        : `nothing shown; its run warned: ${warned ? excerpt(warned).slice(0, 160) : 'nothing'}`
     return ` (${shown}${teller ? `, by run ${teller}${run?.cancelled ? ', which was cancelled' : ''}` : ''})`
   }
 
@@ -766,7 +792,8 @@ export function describeHandOverSoak(report) {
     `hand-over soak, seed ${report.seed}: ${report.requests} requests (${tally(report.kinds)})`,
     `service faults on their creates: ${tally(report.serviceFaults)}`,
     `jobs made ${report.jobs}, messages ${report.messages}; runs ${report.runs}, of them reporting ${report.reportingRuns} ` +
-      `(${report.cancelled} cancelled, ${report.twoAtOnce} times two at once); withdrawals ${report.withdrawn}`,
+      `(${report.cancelled} cancelled, ${report.twoAtOnce} times two at once; ${report.notStarted} of ${report.scheduled} ` +
+      `scheduled not started, the workflow off); withdrawals ${report.withdrawn}`,
     `GitHub writes answered 502: ${report.githubFaults} (${report.githubMade} made despite it)`,
     `wall time ${(report.wallMs / 1000).toFixed(1)} s`,
     ...Object.keys(RULES).map((rule) => `  ${byRule[rule] ? `BROKEN ${byRule[rule]}x` : 'holds    '}  ${rule}`)
