@@ -41,10 +41,13 @@ describe('hand-over soak: many requests on one GitHub that keeps its state', () 
  * told; a reporting workflow turned off while its index still says on is never turned on again, so
  * no run tells what is open), reply-tells-ending (a reply GitHub made despite its 502 is posted again: two replies),
  * no-status-pending (a 502 on the final status still marks the record final), and
- * no-unexpected-failure (a cancel, or a GitHub 502, ends "The action failed unexpectedly"). The
+ * no-unexpected-failure (a cancel, or a GitHub 502, ends "The action failed unexpectedly"), and
+ * made-or-refused (a request queued by a 429 is never made while its reply says a reporting run
+ * creates it). The
  * suite holds every other rule; take a rule out of this list once it holds.
  */
 const NOT_YET: (keyof typeof RULES)[] = [
+  'made-or-refused',
   'told-once',
   'reply-tells-ending',
   'no-status-pending',
