@@ -3,7 +3,7 @@
 import type { Octokit } from './octokit.js'
 import { timeLimit, type TimeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
-import { describeWriteFailure, type WriteAccess } from './write-failure.js'
+import { describeWriteFailure, mayHaveWritten, type WriteAccess } from './write-failure.js'
 
 /** What this action reads of a comment it posted. */
 export interface PostedComment {
@@ -61,8 +61,7 @@ export class CommentCalls {
   // An arrow: it is handed out as the comment's `call` and to the caller's `load`, unbound.
   readonly make = <T>(doing: string, request: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> =>
     attempt(doing, request, { ...this.options, over: this.over.signal, done: this.done }, (error) => {
-      const { status, response } = error as { status?: unknown; response?: unknown }
-      this.lastFailureTransient = response === undefined || (typeof status === 'number' && status >= 500)
+      this.lastFailureTransient = mayHaveWritten(error)
     })
 
   /** Edits comment `id` to show `body`, stamped with that id when the caller signs its records. */
@@ -74,15 +73,16 @@ export class CommentCalls {
 }
 
 /**
- * The first post and how it stands: sent, refused (GitHub answered with an error, so no comment was
- * made), answered with its id, or found again by its marker when the answer was lost.
+ * The first post and how it stands: sent, refused (GitHub refused it, so no comment was made),
+ * answered with its id, or found again by its marker when the answer was lost or was GitHub's own
+ * trouble (a 502 may come after the comment was made).
  */
 export class FirstPost {
   /** The comment's id, once GitHub has answered for it (or it was found again). */
   id: number | undefined
   /** The post went out: unanswered, it may be there all the same, and is looked for. */
   private sent = false
-  /** GitHub refused the post with an answer (not a timeout): there is none to find. */
+  /** GitHub refused the post (a 4xx): there is none to find. */
   private refused = false
   /** Who the action writes as, once an answer said so. */
   private self = ''
@@ -103,8 +103,8 @@ export class FirstPost {
       try {
         return await this.calls.options.place.post(octokit, `${body}\n${this.marker}`, signal)
       } catch (error) {
-        // GitHub answered with an error: no comment was made, so none is looked for.
-        if ((error as { response?: unknown }).response !== undefined) this.refused = true
+        // A refusal made no comment, so none is looked for; after a 5xx or no answer it may be there.
+        if (!mayHaveWritten(error)) this.refused = true
         throw error
       }
     })
@@ -118,7 +118,7 @@ export class FirstPost {
     return false
   }
 
-  /** The post went out and its answer did not come: it is looked for by its marker; true when found. */
+  /** The post went out and was not answered for (no answer, or a 5xx): it is looked for by its marker; true when found. */
   async findLost(octokit: Octokit): Promise<boolean> {
     if (this.id !== undefined || !this.sent || this.refused || this.calls.aborted) return false
     this.id = await this.find(octokit)

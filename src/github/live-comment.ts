@@ -1,10 +1,10 @@
 // One comment kept showing the newest body: posted once (with a hidden marker), edited as the body
 // changes (one edit at a time, each sending the newest body, so a burst of changes costs one edit
 // more, not one per change), and given its final body at the end, within a bound. When GitHub made
-// the comment but its answer was lost, the comment is found again by its marker rather than left
-// beside a second one. Every call is bounded by its own limit, and at the end by the run's end's
-// time for GitHub (ending-bound.ts); a failure is a warning, never an error: a comment is a courtesy
-// and never holds the step.
+// the comment but its answer was lost (or was a 5xx, which GitHub may give after making it), the
+// comment is found again by its marker rather than left beside a second one. Every call is bounded
+// by its own limit, and at the end by the run's end's time for GitHub (ending-bound.ts); a failure is
+// a warning, never an error: a comment is a courtesy and never holds the step.
 import { randomUUID } from 'node:crypto'
 import type { Octokit } from './octokit.js'
 import { ENDING_GITHUB_MS } from './ending-bound.js'
@@ -112,8 +112,9 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
       if (ending.finished) return undefined
       const posted = await first.send(octokit, body)
       if (!posted) {
-        // Made by GitHub but not answered for within the call's bound: found again by its marker now,
-        // so that what the run shows next (the job's record) goes to it, not to a second comment.
+        // Maybe made by GitHub but not answered for (within the call's bound, or with a 5xx): found again
+        // by its marker now, so that what the run shows next (the job's record) goes to it, not to a
+        // second comment.
         if (!ending.finished && (await first.findLost(octokit))) edits.resume()
         return undefined
       }

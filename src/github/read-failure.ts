@@ -3,7 +3,8 @@
 // that differ: which permission is missing, or what else the user can do.
 
 /** The permission a read needs from the workflow's `permissions` block. */
-export type Permission = 'actions: read' | 'contents: read' | 'pull-requests: read' | 'issues: read' | 'metadata: read'
+export type Permission =
+  'actions: read' | 'contents: read' | 'pull-requests: read' | 'issues: read' | 'metadata: read' | 'statuses: read'
 
 export type ReadFailureKind =
   | 'unauthorized' // 401: the token is not valid

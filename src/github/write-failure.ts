@@ -33,3 +33,13 @@ export function describeWriteFailure(error: unknown, { tokenInput, needs }: Writ
   }
   return `HTTP ${status} (${said}).`
 }
+
+/**
+ * Whether GitHub may have made a write that failed: it gave no answer (a time limit, a reset), or
+ * answered with its own trouble (5xx), which it may give after the write was done. Such a write is
+ * read back (or looked for) before it is made again; a refusal (4xx) made nothing.
+ */
+export function mayHaveWritten(error: unknown): boolean {
+  const { status, response } = error as { status?: unknown; response?: unknown }
+  return response === undefined || (typeof status === 'number' && status >= 500)
+}

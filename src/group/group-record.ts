@@ -31,13 +31,13 @@ import { blankSecrets } from '../safety/run-secrets.js'
 import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './group-status.js'
 import type { GitHubRun } from '../github/session.js'
 
-/** Puts the group's label on the pull request its note names (GitHub makes the label if the repository has none). */
+/** Puts the group's label on the pull request its note names (GitHub makes the label if the repository has none); whether it is on. */
 export async function labelGroupPullRequest(
   octokit: Octokit,
   pr: PullRequestRef,
   group: string,
   signal: AbortSignal
-): Promise<void> {
+): Promise<boolean> {
   const where = `pull request ${pullRequestName(pr)}`
   try {
     await writeTwice(signal, (limited) =>
@@ -50,11 +50,13 @@ export async function labelGroupPullRequest(
       })
     )
     log.info(`Labelled ${where} ${groupLabel(group)}: later runs with ${Input.group} ${group} find it by that label.`)
+    return true
   } catch (error) {
     log.warning(
       `Could not label ${where} ${groupLabel(group)}: ${describeWriteFailure(error, WRITE_ACCESS.pullRequest)} The next run with ${Input.group} ${group} ` +
         `does not find it and creates a job of its own: add the label ${groupLabel(group)} to ${where} by hand.`
     )
+    return false
   }
 }
 

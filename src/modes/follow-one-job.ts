@@ -58,8 +58,11 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     const creates = route?.kind === 'create'
     const prompt = prepared?.sent ?? ''
     const handOver = { outcome, settings, ask, group, delivered, prompt, creates, runner, github }
+    // A job not followed to its end is handed over: its record waits for a reporting run. It is left
+    // before the ending is told, whose words promise the ending only once the record exists.
+    const left = await handOverJob(handOver)
     // Whether a reporting run is known: the index's record of the reporting workflow (not read yet: assumed).
-    const told = markHandedOver(handOver, true)
+    const told = markHandedOver(handOver, true, left)
     await tellEnding({
       ...reached,
       leaveNote: !settling.elsewhere,
@@ -72,8 +75,6 @@ export async function followOneJob(start: ModeStart): Promise<void> {
       runner,
       github
     })
-    // A job not followed to its end is handed over: its record waits for a reporting run.
-    await handOverJob(handOver)
     // A job an earlier run handed over, followed to its end here: its records are told now, once.
     await settling.tell()
   } finally {

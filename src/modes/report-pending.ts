@@ -7,7 +7,7 @@ import { REPORT_JOBS_PER_RUN, reportJobs } from '../run/report-jobs.js'
 import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
 import { startDeadline } from '../runtime/deadline.js'
 import { ServicePolicy } from '../service/service-policy.js'
-import { failureMessage, logStackForBugReport, ActionError } from '../runtime/errors.js'
+import { failureMessage, logStackForBugReport, ActionError, CancelledError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { JobService } from '../service/job-service.js'
@@ -22,11 +22,12 @@ export const REPORT_RUN_MS = 10 * 60_000
 
 const ONE_TRY = { ...ServicePolicy.create, tries: 1 }
 
+/** A cancel is no bug: what became of the records, said once (by the run, or by the grace's forced exit). */
+const CANCELLED =
+  'The reporting run was cancelled: every record is open or final, and one it was telling is told again by the next run.'
+
 export async function reportPending({ runner, env }: ModeStart): Promise<void> {
-  const cancel = watchForCancel(
-    () => log.failed('The reporting run was cancelled: every record is open or final.'),
-    CANCEL_GRACE_MS
-  )
+  const cancel = watchForCancel(() => log.failed(CANCELLED), CANCEL_GRACE_MS)
   const deadline = startDeadline(Date.now() + REPORT_RUN_MS, cancel.signal)
   let services: { reader: JobService; creator: JobService } | undefined
   try {
@@ -54,6 +55,10 @@ export async function reportPending({ runner, env }: ModeStart): Promise<void> {
     }
     await writeReportingSummary(run.jobs, counts)
   } catch (error) {
+    if (error instanceof CancelledError || cancel.signal.aborted) {
+      log.failed(CANCELLED)
+      return
+    }
     if (!(error instanceof ActionError)) logStackForBugReport(error)
     log.failed(failureMessage(error))
   } finally {

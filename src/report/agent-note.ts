@@ -31,7 +31,8 @@ import type { GitHubSession } from '../github/session.js'
  * it, and how to ask for changes. Only on a pull request on this GitHub, in the repository the job's
  * record names as its source (a link elsewhere is reported, never written to); once per job: a pull
  * request that has the job's note already (after a follow-up) gets none. It needs "pull-requests:
- * write" there; without it, one notice. Never throws.
+ * write" there; without it, one notice. Never throws: true when the note is there (or is not
+ * wanted), false when it could not be left.
  */
 /** What the note is left with: the ending, the settings, the comment that asked, the bound, the runner and the session. */
 export interface AgentNote {
@@ -45,6 +46,11 @@ export interface AgentNote {
   group?: { name: string; mark: string; repository?: string }
   /** A reporting run's note: who asked, as the run that handed the job over worded it (its record keeps it). */
   asker?: Asker
+  /**
+   * The note may be there already, a group's too: a reporting run telling an ending again, after a
+   * write of an earlier try failed (a note GitHub made despite a 5xx is found, not posted twice).
+   */
+  lookFirst?: boolean
 }
 
 /** Who asked for a job, kept for a note left later: the asking run's id, and what asked (requestedBy's words). */
@@ -61,14 +67,15 @@ export async function leaveAgentNote({
   runner,
   github,
   group,
-  asker
-}: AgentNote): Promise<void> {
+  asker,
+  lookFirst = false
+}: AgentNote): Promise<boolean> {
   const { job } = outcome
-  if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return
+  if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return true
   const jobId = job.id
   const { serverUrl } = github
   const pr = parsePullRequestLink(job.prLink, serverUrl)
-  if (!pr) return
+  if (!pr) return true
   const trigger = settings.noteTrigger
   const where = `pull request ${pullRequestName(pr)}`
   // The group is looked for in one repository (docsRepository, or this one): a pull request elsewhere
@@ -87,26 +94,29 @@ export async function leaveAgentNote({
         `(${job.sourceRepository ?? 'none given'}), so the action does not write there. A later ${trigger} comment ` +
         `there starts a new job; to send the job an instruction, run this action with ${Input.jobId}.`
     )
-    return
+    return true
   }
   const { githubToken: token } = settings
   if (!token) {
     log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
-    return
+    return true
   }
   const place = findNotePlace(pr, settings, runner)
   const reader = openReader(github, signal)
-  if (!reader || !place) return
+  if (!reader || !place) return true
   try {
     // A job this run's group created is new: its pull request holds no note of it yet, and the group's
     // record must not hang on one read. Otherwise the note is left once per job (a read GitHub failed
     // once is tried again).
-    if (!group) {
+    if (!group || lookFirst) {
       const notes = await readNotesOn(reader, pr, { key: settings, place }).catch((error: unknown) => {
         if (mayReadAgain(error)) return readNotesOn(reader, pr, { key: settings, place })
         throw error
       })
-      if (notes.some((note) => note.verified && note.jobId === jobId)) return
+      if (notes.some((note) => note.verified && note.jobId === jobId)) {
+        // Left by an earlier try: a group's label may not be (adding it again changes nothing).
+        return !group || (await labelGroupPullRequest(await github.client(), pr, group.name, signal))
+      }
     }
     const signed = group
       ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, { jobId, group: group.name, mark: group.mark })}`
@@ -115,7 +125,7 @@ export async function leaveAgentNote({
       noteBody({ signedMarker: signed, jobId, comment, trigger, serverUrl: server, runner, group: group?.name, asker })
     const octokit = await postNote(github, pr, body, signal)
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
-    if (group) await labelGroupPullRequest(octokit, pr, group.name, signal)
+    return !group || (await labelGroupPullRequest(octokit, pr, group.name, signal))
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const cut = noteCutBy(signal)
@@ -126,12 +136,13 @@ export async function leaveAgentNote({
           `not find this pull request, and creates a job (and a docs pull request) of its own: merge or close ${where} ` +
           `first, or run the workflow again to send its changes there.`
       )
-      return
+      return false
     }
     log.notice(
       `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
         `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
     )
+    return false
   } finally {
     await reader.close()
   }

@@ -56,6 +56,11 @@ export interface CommentReplies {
   ): Promise<void>
   /** The reply's comment id, once posted; undefined while it is not (or never was). */
   replyId(): number | undefined
+  /**
+   * The reply's comment id once its first post is answered (or found again), waiting at most until
+   * `bound` aborts; undefined when there is none by then.
+   */
+  posted(bound: AbortSignal): Promise<number | undefined>
 }
 
 // A reply is a courtesy: each GitHub call is bounded, and once the run has ended, whatever is left
@@ -77,6 +82,7 @@ export interface ReplyRequest {
 /** A reply that is never written: no token, or a locked thread. */
 export const NO_REPLIES: CommentReplies = {
   replyId: () => undefined,
+  posted: async () => undefined,
   keepRecord: () => {},
   begin: () => {},
   routed: () => {},
@@ -172,6 +178,11 @@ export function startCommentReplies(
       })
     },
     replyId: () => reply.id,
+    posted: async (bound) => {
+      // A reply not begun has no first post: it is never waited for.
+      if (began) await Promise.race([opened, whenAborted(bound)])
+      return reply.id
+    },
     finish: async (outcome, elapsedMs, pullRequest, bound) => {
       start(false)
       // A repeated request, stopped before its reply began: it leaves no comment (the log says why).
@@ -187,6 +198,14 @@ export function startCommentReplies(
       if (!reply.finalShown && record.jobId()) log.warning(describeUnrecordedEnding(where, record, request.trigger))
     }
   }
+}
+
+/** Resolves when `signal` aborts: for a wait that must not outlast it. */
+function whenAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve()
+    else signal.addEventListener('abort', () => resolve(), { once: true })
+  })
 }
 
 /** The 👀 reaction on the comment that asked; who the action writes as, when GitHub's answer says. */

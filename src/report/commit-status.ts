@@ -3,7 +3,9 @@
 // request's checks. On a pull request the status goes on its head commit: GitHub shows statuses on
 // a pull request only there, and GITHUB_SHA is the merge commit it made for the event.
 import type { RunnerEvent } from '../github/event.js'
-import { isZeroSha } from '../github/json-shape.js'
+import { asArray, asObject, isZeroSha } from '../github/json-shape.js'
+import { repositoryPath } from '../github/pull-request-ref.js'
+import type { GitHubReader } from '../github/reader.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Octokit } from '../github/octokit.js'
 import { timeLimit } from '../runtime/deadline.js'
@@ -88,4 +90,21 @@ export async function setCommitStatus(
   } finally {
     limit.clear()
   }
+}
+
+/**
+ * Whether `commit` of `repository` shows `status` already: its newest status of the docs-agent
+ * context has that state and description. A status GitHub may have set despite a 5xx is read back
+ * this way rather than set twice. Throws the read's ReadFailure.
+ */
+export async function commitShows(
+  reader: GitHubReader,
+  { repository, commit, status }: Pick<CommitStatusWrite, 'repository' | 'commit' | 'status'>
+): Promise<boolean> {
+  const [owner, repo] = repository.split('/')
+  const path = `${repositoryPath({ owner, repo })}/commits/${commit}/statuses?per_page=100`
+  // Newest first, as GitHub lists them: the first of the context is the one the commit shows.
+  const listed = asArray(await reader.get(path, "the commit's statuses", 'statuses: read')).map(asObject)
+  const newest = listed.find((entry) => entry.context === STATUS_CONTEXT)
+  return newest?.state === status.state && newest.description === status.description
 }

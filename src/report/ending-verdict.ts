@@ -114,9 +114,17 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
 /**
  * The one next step of a job handed over, for the summary and the thread's reply alike: the
  * repository's reporting run tells its ending; where none has ever recorded itself, how to get the
- * ending instead (the report-later workflow, or a run that follows the job by its id).
+ * ending instead (the report-later workflow, or a run that follows the job by its id); where its record
+ * could not be left, that no run will tell it, and how to follow it instead.
  */
-export function wordHandedOverNext({ reporterKnown }: HandedOver): string {
+export function wordHandedOverNext({ reporterKnown, unrecorded }: HandedOver): string {
+  if (unrecorded) {
+    return (
+      "This run could not leave the job's record for the repository's reporting run, so its ending will not be " +
+      `posted where it was asked for: follow the job with a run of this action given its id as ${Input.jobId} and no ` +
+      `${Input.prompt}.`
+    )
+  }
   return reporterKnown
     ? `Nothing to do: the repository's reporting run (${Input.report}: pending) tells its ending where it was asked ` +
         'for, once it reads the job.'

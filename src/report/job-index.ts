@@ -39,6 +39,9 @@ import {
   type OpenEntry,
   type RecentEntry
 } from './index-marker.js'
+import { mayHaveWritten } from '../github/write-failure.js'
+import { writeTwice } from '../github/post-note.js'
+import { randomUUID } from 'node:crypto'
 
 export { INDEX_TITLE }
 export const INDEX_LABEL = 'docs-agent:jobs'
@@ -234,17 +237,39 @@ export class JobIndex {
     }
   }
 
-  /** Adds a record: a comment is posted, then signed for its own id. Returns the comment's id. */
+  /**
+   * Adds a record: a comment is posted, then signed for its own id (an edit, tried once more after a
+   * failure GitHub may not repeat). Returns the comment's id. A post GitHub may have made despite its
+   * error (a 5xx, no answer) is looked for by the marker only it holds, never posted twice.
+   */
   async add(issue: number, record: JobRecord, signal: AbortSignal): Promise<number> {
-    const posted = await this.octokit.rest.issues.createComment({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: issue,
-      body: '📋 A documentation agent job is being recorded here.',
-      request: { signal }
-    })
-    await this.write(issue, posted.data.id, record, signal)
-    return posted.data.id
+    const marker = `<!-- docs-agent-record-pending: ${randomUUID()} -->`
+    const since = new Date(Date.now() - 60_000).toISOString()
+    let id: number
+    try {
+      const posted = await this.octokit.rest.issues.createComment({
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: issue,
+        body: `📋 A documentation agent job is being recorded here.\n${marker}`,
+        request: { signal }
+      })
+      id = posted.data.id
+    } catch (error) {
+      const found = mayHaveWritten(error) && !signal.aborted ? await this.findPosted(issue, marker, since) : null
+      if (found === null) throw error
+      id = found
+    }
+    await writeTwice(signal, (limited) => this.write(issue, id, record, limited))
+    return id
+  }
+
+  /** The oldest comment since `since` that holds `marker` (a copy is never older); null when there is none. */
+  private async findPosted(issue: number, marker: string, since: string): Promise<number | null> {
+    const path = `${this.repoPath()}/issues/${issue}/comments?since=${encodeURIComponent(since)}&per_page=100`
+    const listed = asArray(await this.reader.get(path, "the index's newest comments", 'issues: read')).map(asObject)
+    const found = listed.find((comment) => text(comment.body).includes(marker))
+    return typeof found?.id === 'number' ? found.id : null
   }
 
   /** Writes `record` into its comment, signed for it. */

@@ -21,8 +21,11 @@ export interface ReportedRow {
   thread: number | null
   /** The commit the job was asked for, when it was. */
   commit: string | null
-  /** What this run did with it: told its ending, found it told (or being told) by another run, or left it working. */
-  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread' | 'queued'
+  /**
+   * What this run did with it: told its ending, found it told (or claimed) by another run, left it
+   * working, or could not write all of its ending (told again next run).
+   */
+  outcome: 'told' | 'done' | 'claimed' | 'working' | 'unread' | 'queued' | 'unfinished'
 }
 
 /** What the summary tells besides the jobs. */
@@ -42,7 +45,9 @@ export interface ReportCounts {
 const SAID: Record<ReportedRow['outcome'], string> = {
   told: 'told by this run',
   done: 'told by another run',
-  claimed: 'being told by another run',
+  // A claim may be left by a run that was stopped before it gave the claim up: it lapses, then a run tells it.
+  claimed: 'claimed by another run: told by it, or by a run after its claim lapses (20 minutes)',
+  unfinished: 'not all of its ending could be written: told again next run',
   working: 'still working',
   unread: 'not read: tried again next run',
   queued: 'create refused for the rate limit: tried again next run'

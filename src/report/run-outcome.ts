@@ -65,6 +65,8 @@ export interface KnownJob {
  */
 export interface HandedOver {
   reporterKnown: boolean
+  /** The record could not be left (GitHub refused it, or failed): no reporting run tells the ending. */
+  unrecorded?: boolean
 }
 
 /** How the run ended, with exactly what each ending needs to be told (see Ending). */

@@ -79,13 +79,13 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
 /**
  * The outcome as the summary and the reply tell it: a job this run hands over says so, and who tells
  * its ending (report/ending-verdict.ts wordHandedOverNext). `reporterKnown`: a reporting run has
- * recorded itself in the index.
+ * recorded itself in the index; `left`: what became of the record (handOverJob), which the words'
+ * promise rests on.
  */
-export function markHandedOver(handOver: HandOver, reporterKnown: boolean): RunOutcome {
-  const { outcome, settings } = handOver
-  const hands = !!recordToLeave(handOver) && !!settings?.githubToken && !gitHubIsSilent()
-  if (!hands || (outcome.ending !== 'created' && outcome.ending !== 'timeout')) return outcome
-  return { ...outcome, handedOver: { reporterKnown } }
+export function markHandedOver(handOver: HandOver, reporterKnown: boolean, left: HandOverLeft | undefined): RunOutcome {
+  const { outcome } = handOver
+  if (!left || (outcome.ending !== 'created' && outcome.ending !== 'timeout')) return outcome
+  return { ...outcome, handedOver: { reporterKnown, ...(left === 'unrecorded' ? { unrecorded: true } : {}) } }
 }
 
 /** Where a queued request was asked, to see it withdrawn before its create (run/report-queued.ts). */
@@ -98,29 +98,39 @@ function askingOf(ask: CommentAsk | null): Pick<RecordPayload, 'asking'> {
   }
 }
 
-/** Leaves the record (see the file's opening comment); a failure is a notice: the job itself is not affected. */
-export async function handOverJob(handOver: HandOver): Promise<void> {
+/** What became of the record a run leaves: in the index, or not (written nowhere, its ending told by no run). */
+export type HandOverLeft = 'recorded' | 'unrecorded'
+
+/**
+ * Leaves the record (see the file's opening comment), before the summary and the reply say the run's
+ * ending: what became of it, which their promise rests on (undefined: no record was to be left). A
+ * failure is a warning: the job itself is not affected.
+ */
+export async function handOverJob(handOver: HandOver): Promise<HandOverLeft | undefined> {
   const { runner } = handOver
+  // The record names the reply: its first post (made while the job was created) is waited for.
+  if (recordToLeave(handOver)) await replyPosted(handOver)
   const record = recordToLeave(handOver)
   const { settings } = handOver
-  if (!record || !settings) return
+  if (!record || !settings) return undefined
   const what = record.job ? `job ${record.job}` : 'the queued create'
   if (!settings.githubToken) {
     log.debug(`No record of ${what} was left for a reporting run: githubToken is empty.`)
-    return
+    return undefined
   }
   if (gitHubIsSilent()) {
     log.notice(
       `GitHub left a request of this run unanswered and has answered none since, so no record of ${what} was left ` +
         'for a reporting run: its ending is not reported. The job is not affected.'
     )
-    return
+    return 'unrecorded'
   }
   const { repository } = runner
   const limit = timeLimit(HAND_OVER_MS)
   const reader = openIndexReader(handOver.github, limit.signal)
+  let recorded = false
   try {
-    if (!reader) return
+    if (!reader) return 'unrecorded'
     const { index, octokit } = await openJobIndex(handOver.github, reader, { key: settings, repository })
     const issue = await index.findOrMakeIssue(limit.signal)
     const kept = await keepQueuedPrompt(
@@ -137,6 +147,7 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
       limit.signal
     )
     const commentId = await index.add(issue, kept, limit.signal)
+    recorded = true
     await showHandedOver({ index, octokit, repository }, { issue, commentId, record: kept }, limit.signal)
     log.info(
       record.state === 'queued'
@@ -154,14 +165,31 @@ export async function handOverJob(handOver: HandOver): Promise<void> {
       })
     }
   } catch (error) {
-    // A warning, not a notice: the reply on a thread has said that the ending will be posted there.
-    log.warning(
-      `Could not leave the record of ${what} for a reporting run: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
-        'Its ending is not reported.'
-    )
+    // Recorded: the status is what failed, and the reporting run sets the ending there all the same.
+    if (recorded)
+      log.warning(`Could not set the pending status of ${what}: ${describeWriteFailure(error, WRITE_ACCESS.status)}`)
+    // A warning, not a notice: the reply on the thread says that the ending will not be posted there.
+    else
+      log.warning(
+        `Could not leave the record of ${what} for a reporting run: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
+          'Its ending is not reported.' +
+          (record.thread ? ' The reply on the thread says so, and how to follow the job instead.' : '')
+      )
   } finally {
     limit.clear()
     await reader?.close()
+  }
+  return recorded ? 'recorded' : 'unrecorded'
+}
+
+/** Waits (bounded) for the reply's first post to be answered, so that the record names it. */
+async function replyPosted({ ask }: HandOver): Promise<void> {
+  if (!ask) return
+  const limit = timeLimit(HAND_OVER_MS)
+  try {
+    await ask.replies.posted(limit.signal)
+  } finally {
+    limit.clear()
   }
 }
 

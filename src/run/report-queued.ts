@@ -26,11 +26,10 @@ import { log } from '../runtime/log.js'
 import type { Job } from '../service/job-record.js'
 import type { JobService } from '../service/job-service.js'
 import { ServiceError } from '../service/service-error.js'
-import { CLAIM_LEASE_MS, tellRecordedEnding, type ReportPlace } from './report-job.js'
+import { CLAIM_LEASE_MS, tellRecordedEnding, type ReportPlace, type Telling } from './report-job.js'
 
 /** What became of a queued create: made (the record is open now), still queued, or told as an ending. */
-export type QueuedResult =
-  { made: string; status: string } | { queued: true } | { told: 'told' | 'done' | 'claimed'; reason: string }
+export type QueuedResult = { made: string; status: string } | { queued: true } | { told: Telling; reason: string }
 
 /** The reaction that claims a queued create: apart from the telling's, which the made job's ending takes later. */
 const CREATE_CLAIM = 'eyes'
