@@ -36,6 +36,8 @@ export async function reportPending({ runner, env }: ModeStart): Promise<void> {
     services = { reader: new JobService(settings), creator: new JobService({ ...settings, createRetry: ONE_TRY }) }
     const github = openGitHubSession(settings.githubToken, runner)
     const run = await reportJobs(settings, services, deadline, { runner, github })
+    // Cancelled after its last record: the run ends as cancelled all the same.
+    cancel.signal.throwIfAborted()
     setReportedOutput(run.jobs)
     const told = run.jobs.filter((job) => job.outcome === 'told').length
     log.info(

@@ -273,7 +273,7 @@ describe.concurrent('a job handed over, told later', () => {
   )
 
   it(
-    'a reporting run cancelled while it tells an ending leaves the record open; its claim lapses, and a later run tells it once',
+    'a reporting run cancelled while it tells an ending leaves the record open and gives up its claim; a claim a killed run left lapses, and a later run tells it once',
     async (test) => {
       const service = await standIn(test, WORKS_ON)
       // GitHub is slow to answer the reporting run's reads of a comment: the record's, before its claim,
@@ -298,11 +298,18 @@ describe.concurrent('a job handed over, told later', () => {
       expect(cancelled.code).toBe(1)
       expect(indexOf(github).records[0].body).toBe(record.body)
       expect(record.body).toContain('Working')
+      // Its claim is given up within the cancel's grace.
+      expect(
+        github.requests.slice(from).some((r) => r.method === 'DELETE' && r.path.includes(`/${record.id}/reactions/`))
+      ).toBe(true)
 
-      // Its claim holds: the next run leaves the record to it, and neither tells it nor calls it working.
+      // A run killed before it could give up its claim leaves one: the next run leaves the record to it,
+      // and neither tells it nor calls it working.
+      await claimAsAKilledRun(github, record.id)
       const next = await report(service, github, '5101')
       expect(reported(next)).toEqual([])
       expect(working(next)).toEqual([])
+      expect(next.summary).toContain('claimed by another run: told by it, or by a run after its claim lapses')
       expect(indexOf(github).records[0].body).toContain('Working')
 
       // The claim lapses (a reporting run takes at most 10 minutes; a claim holds 20): told once.
@@ -555,5 +562,14 @@ async function edit(github: StandInGitHub, commentId: number, body: string): Pro
     method: 'PATCH',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ body })
+  })
+}
+
+/** A claim left by a reporting run that was killed before it could give it up: a 🚀 on the record, as the action gives it. */
+async function claimAsAKilledRun(github: StandInGitHub, commentId: number): Promise<void> {
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/comments/${commentId}/reactions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content: 'rocket' })
   })
 }
