@@ -59,7 +59,9 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
     // A job handed over has one next step, the reply's too (thread-words.ts): who tells its ending.
     case 'created':
       if (outcome.handedOver && jobId) {
-        const heading = outcome.followUp ? 'Sent: the follow-up message, handed over' : 'Created: the job, handed over'
+        // A record that could not be left hands nothing over: the job is not followed, and nothing tells it.
+        const over = outcome.handedOver.unrecorded ? 'not followed' : 'handed over'
+        const heading = outcome.followUp ? `Sent: the follow-up message, ${over}` : `Created: the job, ${over}`
         return says(heading, wordHandedOverNext(outcome.handedOver))
       }
       return outcome.followUp
@@ -71,8 +73,10 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
         `Nothing to do: the repository's reporting run creates the job and tells its ending. ${WITHOUT_REPORTER}`
       )
     case 'timeout':
-      if (outcome.handedOver && jobId)
-        return says('Timed out: the job is still running, handed over', wordHandedOverNext(outcome.handedOver))
+      if (outcome.handedOver && jobId) {
+        const over = outcome.handedOver.unrecorded ? '' : ', handed over'
+        return says(`Timed out: the job is still running${over}`, wordHandedOverNext(outcome.handedOver))
+      }
       return says('Timed out: the job is still running', `To follow it again, ${withItsId}, or raise ${Input.timeout}.`)
     case 'noSign':
       return says(

@@ -36,7 +36,8 @@ const WORKS_ON = {
   messagePlan: { activeReads: 1, prLink: AGENT_PR_LINK, repository: SOURCE }
 }
 const HEAD = commitId('pr-head')
-const PROMISED = "Its ending will be posted on this reply when the repository's reporting run reads the job."
+const PROMISED =
+  "Nothing to do: the repository's reporting run (report: pending) tells its ending where it was asked for, once it reads the job."
 const SEVERAL_RUNS_MS = 2 * LONG_TEST_MS
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const GITHUB_502 = { status: 502, message: 'Server Error' }
@@ -178,7 +179,7 @@ describe.concurrent('a failed write leaves the ending for the next reporting run
       armed = false
       const next = await report(service, github, '6201')
       expect(next.code).toBe(0)
-      expect(reply.body).not.toContain('Its ending will be posted')
+      expect(reply.body).not.toContain(PROMISED)
       expect(reply.body).toContain(`${REPO}#${AGENT_PR}`)
       expect(reply.body).toContain('/actions/runs/6201')
       expect(records(github)[0].body).toContain('Told')
@@ -303,11 +304,15 @@ describe.concurrent('a write GitHub made before answering 502 is found again, ne
       const asked = await handOverComment(service, github)
       expect(asked.code).toBe(0)
       const [reply] = repliesOn12(github)
-      expect(reply.body).not.toContain('Its ending will be posted')
-      expect(reply.body).toContain(
-        "Its ending will not be posted on this reply: the run could not leave the job's record for the repository's reporting run."
-      )
-      expect(reply.body).toContain(`run this action with jobId \`${asked.outputs.jobId}\``)
+      expect(reply.body).not.toContain(PROMISED)
+      // One next step, the same on the thread and in the summary.
+      const unrecorded =
+        "This run could not leave the job's record for the repository's reporting run, so its ending will not be " +
+        'posted where it was asked for: follow the job with a run of this action given its id as jobId and no prompt.'
+      expect(reply.body).toContain(unrecorded)
+      expect(reply.body).toContain(asked.outputs.jobId)
+      expect(asked.summary).toContain('Created: the job, not followed')
+      expect(asked.summary).toContain('so its ending will not be posted where it was asked for: follow the job')
       const said = warnings(asked).filter((line) => line.includes('Could not leave the record'))
       expect(said).toHaveLength(1)
       expect(said[0]).toContain('The reply on the thread says so')
