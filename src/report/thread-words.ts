@@ -137,3 +137,14 @@ export function describeRouteOnThread(route: Route): string | null {
 function reference(pr: { owner: string; repo: string; number: number }): string {
   return `${pr.owner}/${pr.repo}#${pr.number}`
 }
+
+/**
+ * The reply to a queued request withdrawn before its job was created (run/report-queued.ts): why, and
+ * that asking again starts a new request. `reason` is the action's own sentence; `runUrl` the reporting run.
+ */
+export function writeWithdrawnReply(reason: string, trigger: string, runUrl: string): string {
+  return (
+    `🚫 ${reason}\n\nTo ask again, comment \`${trigger} <instruction>\` here: it starts a new request.` +
+    `\n\n[Reporting run](${runUrl})`
+  )
+}

@@ -17,6 +17,7 @@ import { describeWriteFailure } from '../github/write-failure.js'
 import { WRITE_ACCESS } from '../inputs/write-access.js'
 import { findRecordPlace, signRecord, withRecord, type RecordPayload } from '../request/signed-record.js'
 import { writeOutcomeReply } from '../report/comment-reply.js'
+import { writeWithdrawnReply } from '../report/thread-words.js'
 import { setCommitStatus, statusOfJob } from '../report/commit-status.js'
 import type { IndexedRecord } from '../report/job-index.js'
 import { dropQueuedPrompt, readQueuedPrompt, type PartsPlace } from '../report/queued-prompt-parts.js'
@@ -75,7 +76,17 @@ async function createClaimed(
 ): Promise<QueuedResult> {
   const { index, issue, signal } = place
   const { commentId } = indexed
-  let claim = await claimCreate(place, commentId)
+  let claim: Claim
+  try {
+    claim = await claimCreate(place, commentId)
+  } catch (error) {
+    // GitHub may have given the claim despite its failure: then it holds the create for its lease, and
+    // is taken over after it (nothing was sent under it), never sent twice.
+    log.warning(
+      `Could not claim the queued create: ${describeWriteFailure(error, WRITE_ACCESS.index)} The next reporting run tries it.`
+    )
+    return { queued: true }
+  }
   // Read after the claim: what the run before it wrote (made, told, queued again) is seen.
   const now = await index.reread(issue, commentId)
   if (!now || now.state !== 'queued') return { told: 'done', reason: '' }
@@ -83,6 +94,7 @@ async function createClaimed(
     if (Date.now() - claim.since < CLAIM_LEASE_MS) return { told: 'claimed', reason: '' }
     if (now.sending === claim.reactionId) {
       // The run that claimed it started the create and never finished: it may have gone out, and is never sent again.
+      log.warning(QUEUED_UNSURE)
       const told = await tellRecordedEnding(place, { commentId, record: now }, { unknown: QUEUED_UNSURE }, true)
       await dropQueuedPrompt(partsPlace(place), now, signal)
       return { told, reason: QUEUED_UNSURE }
@@ -97,12 +109,15 @@ async function createClaimed(
     return { queued: true }
   }
   const withdrawn = await findWithdrawal(place, reader, now)
-  const prompt = withdrawn ? null : await readQueuedPrompt(reader, partsPlace(place), now)
-  const reason = withdrawn ?? (prompt ? null : UNREADABLE_PROMPT)
-  if (reason || !prompt) {
-    const told = await tellRecordedEnding(place, { commentId, record: now }, { unknown: reason ?? '' }, true)
+  if (withdrawn) {
+    await tellWithdrawal(place, { commentId, record: now }, withdrawn)
+    return { told: 'told', reason: withdrawn }
+  }
+  const prompt = await readQueuedPrompt(reader, partsPlace(place), now)
+  if (!prompt) {
+    const told = await tellRecordedEnding(place, { commentId, record: now }, { unknown: UNREADABLE_PROMPT }, true)
     await dropQueuedPrompt(partsPlace(place), now, signal)
-    return { told, reason: reason ?? '' }
+    return { told, reason: UNREADABLE_PROMPT }
   }
   if (!(await markSending(place, commentId, { ...now, sending: claim.reactionId }))) {
     await dropCreateClaim(place, commentId, claim.reactionId)
@@ -223,6 +238,37 @@ async function findWithdrawal(place: ReportPlace, reader: GitHubReader, record: 
   if (text(thread.state_reason) === 'not_planned') return withdrawnSentence(asking.number, 'not planned')
   if (thread.locked === true) return withdrawnSentence(asking.number, 'locked')
   return null
+}
+
+/**
+ * Tells a withdrawal: the reply says why no job was made, the record is finished (listed on the
+ * dashboard, then leaves the index), its prompt's parts are deleted. A queued request set no commit
+ * status, so none is left pending. A failed reply is a warning: the record is finished all the same.
+ */
+async function tellWithdrawal(place: ReportPlace, indexed: IndexedRecord, reason: string): Promise<void> {
+  const { record } = indexed
+  const reply = record.thread
+  if (reply) {
+    const limit = timeLimit(REPLY_CALL_MS, place.signal)
+    try {
+      await place.octokit.rest.issues.updateComment({
+        ...ownerAndRepo(place.repository),
+        comment_id: reply.comment,
+        body: writeWithdrawnReply(reason, place.settings.noteTrigger, place.runUrl),
+        request: { signal: limit.signal }
+      })
+    } catch (error) {
+      log.warning(
+        `Could not tell on the reply on #${reply.number} that its queued request was withdrawn: ` +
+          describeWriteFailure(error, WRITE_ACCESS.thread)
+      )
+    } finally {
+      limit.clear()
+    }
+  }
+  await place.index.finish(place.issue, indexed, { status: 'withdrawn', prLink: null }, place.signal)
+  await dropQueuedPrompt(partsPlace(place), record, place.signal)
+  log.info(reason)
 }
 
 async function isGone(reader: GitHubReader, path: string, what: string): Promise<boolean> {

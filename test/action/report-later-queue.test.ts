@@ -31,6 +31,7 @@ const THREAD = 12
 /** Each test runs the bundle a few times, side by side with the file's other tests. */
 const SEVERAL_RUNS_MS = 3 * LONG_TEST_MS
 const WORKS_ON = { plan: { activeReads: 1_000_000 } }
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The service refuses the first create for its rate limit, asking for `retryAfter` seconds. */
 function rateLimitedOnce(retryAfter?: string): Fault[] {
@@ -229,6 +230,8 @@ describe.concurrent('a queued create is made exactly once', () => {
       const asked = await runAction({ inputs: commentInputs(service, { wait: 'false', context: 'none' }), env })
       const sent = JSON.parse(creates(service)[0].body).prompt as string
       expect(sent.length).toBeGreaterThanOrEqual(length)
+      // Too long for the record's own line: the record, and the compressed prompt in a comment of its own.
+      expect(github.allComments.filter((c) => c.issueNumber === indexIssue(github))).toHaveLength(2)
       // Each reporting run tries it once, until the service takes it.
       for (let run = 0; run < 4 && service.created === 0; run++) {
         expect((await report(service, github, `620${run}`)).code).toBe(0)
@@ -241,6 +244,87 @@ describe.concurrent('a queued create is made exactly once', () => {
       await report(service, github, '6210')
       expect(service.created).toBe(1)
       expect(creates(service)).toHaveLength(5)
+    }
+  )
+})
+
+describe.concurrent('a claim on a queued create, left by a run that did not finish', () => {
+  it(
+    'a claim GitHub made despite its 502 holds the create for its lease, then is taken over: one create',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test, {
+        faults: { reaction: { status: 502, message: 'Server Error', made: true, times: 1 } }
+      })
+      await seedQueued(service, github, 'Document the retry policy')
+      const faulted = await report(service, github, '6500')
+      expect(faulted.code).toBe(0)
+      expect(faulted.stdout).toContain('Could not claim the queued create')
+      expect(creates(service)).toHaveLength(0)
+      // Its own claim, as far as the next run can tell: left to it while the lease holds.
+      await report(service, github, '6501')
+      expect(creates(service)).toHaveLength(0)
+      // The lease lapses; the record was never marked as being sent: nothing went out, and it is sent now, once.
+      github.ageReactions(21 * 60_000)
+      await report(service, github, '6502')
+      await report(service, github, '6503')
+      expect(service.created).toBe(1)
+      expect(creates(service)).toHaveLength(1)
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'a run cancelled while its create was out: after the lease the create is told as unsure, and never sent again',
+    async (test) => {
+      // The create goes out and is never answered.
+      const service = await standIn(test, { ...WORKS_ON, faults: [{ method: 'POST', hang: true }] })
+      const github = await standInGitHub(test)
+      await seedQueued(service, github, 'Document the retry policy')
+      const started = startReport(service, github, '6600')
+      for (let waited = 0; creates(service).length === 0 && waited < 20_000; waited += 100) await sleep(100)
+      started.child.kill('SIGINT')
+      await started.done
+      github.ageReactions(21 * 60_000)
+      const later = await report(service, github, '6601')
+      expect(later.code).toBe(0)
+      expect(later.stdout).toContain('may or may not have been created')
+      await report(service, github, '6602')
+      expect(creates(service)).toHaveLength(1)
+    },
+    SEVERAL_RUNS_MS
+  )
+})
+
+describe.concurrent('a queued request withdrawn before its create', () => {
+  it.for(['its comment deleted', 'its issue closed as not planned and locked'])(
+    '%s: no job is made, and the withdrawal is told',
+    { timeout: SEVERAL_RUNS_MS },
+    async (how, test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('0') })
+      const github = await standInGitHub(test)
+      const { env, commentId } = askOnThread(github, '/docs document the retry policy')
+      await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      if (how === 'its comment deleted') github.deleteComment(commentId)
+      else github.closeIssue(THREAD, { reason: 'not_planned', lock: true })
+      const run = await report(service, github, '6400')
+      expect(run.code).toBe(0)
+      expect(creates(service)).toHaveLength(1)
+      expect(service.created).toBe(0)
+      const [told] = records(service, github)
+      expect(told?.record.state ?? 'gone').not.toBe('queued')
+      const reply = replyOf(github)
+      expect(reply?.body).toContain('The queued request was withdrawn before its job was created: ')
+      expect(reply?.body).toContain(
+        how === 'its comment deleted'
+          ? `the comment that asked for it on #${THREAD} was deleted`
+          : `#${THREAD}, where it was asked for, was closed as not planned`
+      )
+      expect(reply?.body).not.toContain('the request is queued')
+      expect(github.statuses.filter((s) => s.state === 'pending')).toEqual([])
+      // And none later.
+      await report(service, github, '6401')
+      expect(service.created).toBe(0)
     }
   )
 })
