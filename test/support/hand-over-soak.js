@@ -749,7 +749,7 @@ export async function handOverSoak(options) {
       : reply
         ? `reply: ${excerpt(reply.body).slice(0, 80)}`
         : `nothing shown; its run warned: ${warned ? excerpt(warned).slice(0, 160) : 'nothing'}`
-    return ` (${shown}${teller ? `, by run ${teller}${run?.cancelled ? ', which was cancelled' : ''}` : ''})`
+    return ` (${shown}${teller ? `, by run ${teller}${run?.cancelled ? ', which was cancelled' : run && run.run.code !== 0 ? `, which ended with exit ${run.run.code}` : ''}` : ''})`
   }
 
   /** Creates for a request are not sent again before the Retry-After the service gave. @param {SoakRequest} q @param {string} name */
