@@ -58,7 +58,10 @@ describe('examples/workflows', () => {
     expect(text).toMatch(
       /^on:\n {2}issue_comment:\n {4}types: \[created\]\n {2}pull_request_review_comment:\n {4}types: \[created\]\n {2}pull_request_review:\n {4}types: \[submitted\]\n/m
     )
-    expect(text).toMatch(/permissions:\n {2}contents: read\n {2}issues: write\n {2}pull-requests: write\n/)
+    // actions: write turns the reporting workflow on when a job that outlived timeout is handed over.
+    expect(text).toMatch(
+      /permissions:\n {2}contents: read\n {2}actions: write\n {2}issues: write\n {2}pull-requests: write\n/
+    )
     expect(text).toContain("startsWith(github.event.comment.body || github.event.review.body, '/docs')")
     // The comment must reach the action only through the event payload, never through an expression.
     expect(text).not.toContain('github.event.comment.body }}')
@@ -70,7 +73,10 @@ describe('examples/workflows', () => {
     // `labeled` only: an issue opened with its label gets `opened` and `labeled`, and asks once.
     expect(text).toMatch(/^on:\n {2}issues:\n {4}types: \[labeled\]\n {2}pull_request:\n {4}types: \[labeled\]\n/m)
     expect(text).not.toContain("action == 'opened'")
-    expect(text).toMatch(/permissions:\n {2}contents: read\n {2}issues: write\n {2}pull-requests: write\n/)
+    // actions: write turns the reporting workflow on when a job that outlived timeout is handed over.
+    expect(text).toMatch(
+      /permissions:\n {2}contents: read\n {2}actions: write\n {2}issues: write\n {2}pull-requests: write\n/
+    )
     expect(text).toContain("github.event.label.name == 'docs'")
     expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
     // The issue reaches the action only through the event payload, never through an expression.
@@ -81,7 +87,10 @@ describe('examples/workflows', () => {
     const text = readFileSync(new URL('report-later.yml', dir), 'utf8')
     expect(text).toMatch(/^ {2}schedule:\n {4}- cron: '\*\/1[05] \* \* \* \*'\n {2}workflow_dispatch:\n/m)
     expect(text).toMatch(/^ {2}pull_request:\n {4}types: \[opened, synchronize\]\n/m)
-    expect(text).toMatch(/^permissions:\n {2}issues: write\n {2}pull-requests: write\n {2}statuses: write\n\n/m)
+    // actions: write turns the workflow off while no job is open.
+    expect(text).toMatch(
+      /^permissions:\n {2}actions: write\n {2}issues: write\n {2}pull-requests: write\n {2}statuses: write\n\n/m
+    )
     expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
     expect(text).toMatch(/^ +report: pending$/m)
     expect(text).not.toMatch(/^\s+prompt:/m)
