@@ -13,6 +13,7 @@
 import { isWrittenBy, readAuthor, type Author } from '../github/author.js'
 import { asArray, asObject, text } from '../github/json-shape.js'
 import { repositoryPath } from '../github/pull-request-ref.js'
+import { readTwice } from '../github/read-again.js'
 import { type GitHubReader, type ReadLimits } from '../github/reader.js'
 import type { Octokit } from '../github/octokit.js'
 import { neutralise } from '../safety/neutralise.js'
@@ -369,7 +370,10 @@ export class JobIndex {
   }
 
   private async readBody(issue: number): Promise<{ state: IndexState; body: string }> {
-    const got = asObject(await this.reader.get(`${this.repoPath()}/issues/${issue}`, 'the index issue', 'issues: read'))
+    // Read twice on a 502: a hand-over that cannot read whether the reporting workflow is off cannot turn it on.
+    const got = asObject(
+      await readTwice(this.reader, `${this.repoPath()}/issues/${issue}`, 'the index issue', 'issues: read')
+    )
     const body = text(got.body)
     return { body, state: readIndexMarker(body, this.address(issue)) ?? emptyIndexState() }
   }

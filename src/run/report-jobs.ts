@@ -210,15 +210,17 @@ async function keepIndex(
 ): Promise<WorkflowSwitch> {
   const { issue, file, open, cursor, repository } = view
   const readUpTo = Math.max(0, ...view.found.records.map((r) => r.commentId))
-  const publish = async (update: Parameters<JobIndex['publish']>[1]) => {
+  const publish = async (update: Parameters<JobIndex['publish']>[1]): Promise<boolean> => {
     try {
       await index.publish(issue, { open, cursor, readUpTo, ...update }, signal)
+      return true
     } catch (error) {
       if (signal.aborted) throw error
       log.warning(
         `Could not keep the index issue #${issue}'s list of jobs: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
           'The next reporting run keeps it; every ending was told.'
       )
+      return false
     }
   }
   if (!file) {
@@ -238,18 +240,24 @@ async function keepIndex(
     await publish({ workflow: file, on: true, switchable: !off.refused })
     return off.refused ? 'refused' : 'failed'
   }
-  await publish({ workflow: file, on: false, switchable: true })
-  const again = await index.readComments(issue)
+  // A hand-over reads the index to know whether to turn the workflow on: while it cannot read "off"
+  // there, the workflow stays on (and the next run keeps the index).
+  const kept = await publish({ workflow: file, on: false, switchable: true })
+  const again = kept ? await index.readComments(issue) : { records: [] }
   const appeared = again.records.filter(({ record }) => record.state !== 'final')
-  if (appeared.length === 0) return 'off'
+  if (kept && appeared.length === 0) return 'off'
   const on = await switchWorkflow(octokit, { repository, workflow: file, on: true }, signal)
   if (!on.done) {
+    const why = kept
+      ? `A job was handed over while this run turned the reporting workflow ${file} off`
+      : `The index issue could not be updated to say that the reporting workflow ${file} is off`
     log.warning(
-      `A job was handed over while this run turned the reporting workflow ${file} off, and it could not be turned ` +
-        `on again: ${describeWriteFailure(on.error, WRITE_ACCESS.workflow)} Run the workflow by hand to tell its ending.`
+      `${why}, and it could not be turned on again: ${describeWriteFailure(on.error, WRITE_ACCESS.workflow)} ` +
+        'Turn it on in the Actions tab, or run it by hand: a job handed over meanwhile is told once it runs.'
     )
     return 'failed'
   }
+  if (!kept) return 'failed'
   await publish({ workflow: file, on: true, added: appeared.map((r) => openEntryOf(r, undefined, view.found)) })
   return 'on'
 }

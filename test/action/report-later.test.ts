@@ -8,8 +8,8 @@
 // reported later; a run reads at most 20 jobs. `reported` lists the endings a run told, `working`
 // the jobs it read still working.
 import { describe, expect, it } from 'vitest'
-import { emptyIndexState, signIndexMarker } from '../../src/report/index-marker.js'
-import { signRecord, type RecordPayload } from '../../src/request/signed-record.js'
+import { signRecord } from '../../src/request/signed-record.js'
+import { seedRecords } from '../support/job-index-world.js'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {
   commitId,
@@ -511,59 +511,6 @@ describe.concurrent('the report input', () => {
     expect(github.requests).toEqual([])
   })
 })
-
-/** `count` seeded jobs, each with an open record in a new index issue, signed as the action signs them; their ids, oldest first. */
-async function seedRecords(
-  service: StandInService,
-  github: StandInGitHub,
-  count: number,
-  planOf: (n: number) => Record<string, unknown>
-): Promise<string[]> {
-  const index = await makeIndex(github, service.apiKey)
-  const place = {
-    host: 'github.example',
-    thread: { owner: 'octo-org', repo: 'docs-site', number: index },
-    projectId: 'docs'
-  }
-  const ids: string[] = []
-  for (let n = 0; n < count; n++) {
-    const id = service.seedJob({ plan: planOf(n) })
-    ids.push(id)
-    const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
-    const record: RecordPayload = { job: id, state: 'open', created: new Date().toISOString() }
-    await edit(
-      github,
-      commentId,
-      signRecord({ key: { apiKey: service.apiKey }, place, kind: 'index', commentId }, record)
-    )
-  }
-  return ids
-}
-
-/** An index issue made as the action makes it (then signed for its number); its number. */
-async function makeIndex(github: StandInGitHub, apiKey: string): Promise<number> {
-  const answer = await fetch(`${github.apiUrl}/repos/${REPO}/issues`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'Documentation jobs', labels: [INDEX_LABEL] })
-  })
-  const { number } = (await answer.json()) as { number: number }
-  const address = { key: { apiKey }, host: 'github.example', repository: REPO, issue: number, projectId: 'docs' }
-  await fetch(`${github.apiUrl}/repos/${REPO}/issues/${number}`, {
-    method: 'PATCH',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ body: signIndexMarker(address, emptyIndexState()) })
-  })
-  return number
-}
-
-async function edit(github: StandInGitHub, commentId: number, body: string): Promise<void> {
-  await fetch(`${github.apiUrl}/repos/${REPO}/issues/comments/${commentId}`, {
-    method: 'PATCH',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ body })
-  })
-}
 
 /** A claim left by a reporting run that was killed before it could give it up: a 🚀 on the record, as the action gives it. */
 async function claimAsAKilledRun(github: StandInGitHub, commentId: number): Promise<void> {

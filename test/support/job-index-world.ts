@@ -5,6 +5,13 @@ import type { GitHubSession } from '../../src/github/session.js'
 import type { Settings } from '../../src/inputs/settings.js'
 import { openIndexReader, openJobIndex } from '../../src/report/job-index.js'
 import type { Job } from '../../src/service/job-record.js'
+import { emptyIndexState, signIndexMarker } from '../../src/report/index-marker.js'
+import { signRecord, type RecordPayload } from '../../src/request/signed-record.js'
+import type { StandInGitHub } from './stand-in-github.js'
+import type { StandInService } from './stand-in-service.js'
+
+const INDEX_LABEL = 'docs-agent:jobs'
+const TOKEN = 'ghs_endings_edge_token_0123456789'
 
 export const REPO = 'octo-org/docs-site'
 
@@ -41,4 +48,57 @@ export async function readIndexRecords(session: GitHubSession) {
   } finally {
     await reader.close()
   }
+}
+
+/** `count` seeded jobs, each with an open record in a new index issue, signed as the action signs them; their ids, oldest first. */
+export async function seedRecords(
+  service: StandInService,
+  github: StandInGitHub,
+  count: number,
+  planOf: (n: number) => Record<string, unknown>,
+  record: (id: string) => RecordPayload = (job) => ({ job, state: 'open', created: new Date().toISOString() })
+): Promise<string[]> {
+  const index = await makeIndex(github, service.apiKey)
+  const place = {
+    host: 'github.example',
+    thread: { owner: 'octo-org', repo: 'docs-site', number: index },
+    projectId: 'docs'
+  }
+  const ids: string[] = []
+  for (let n = 0; n < count; n++) {
+    const id = service.seedJob({ plan: planOf(n) })
+    ids.push(id)
+    const commentId = github.addComment({ issueNumber: index, body: 'record', login: 'github-actions[bot]' })
+    await edit(
+      github,
+      commentId,
+      signRecord({ key: { apiKey: service.apiKey }, place, kind: 'index', commentId }, record(id))
+    )
+  }
+  return ids
+}
+
+/** An index issue made as the action makes it (then signed for its number); its number. */
+export async function makeIndex(github: StandInGitHub, apiKey: string): Promise<number> {
+  const answer = await fetch(`${github.apiUrl}/repos/${REPO}/issues`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Documentation jobs', labels: [INDEX_LABEL] })
+  })
+  const { number } = (await answer.json()) as { number: number }
+  const address = { key: { apiKey }, host: 'github.example', repository: REPO, issue: number, projectId: 'docs' }
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/${number}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body: signIndexMarker(address, emptyIndexState()) })
+  })
+  return number
+}
+
+async function edit(github: StandInGitHub, commentId: number, body: string): Promise<void> {
+  await fetch(`${github.apiUrl}/repos/${REPO}/issues/comments/${commentId}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body })
+  })
 }
