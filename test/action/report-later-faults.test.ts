@@ -231,6 +231,40 @@ describe.concurrent('a failed write leaves the ending for the next reporting run
 })
 
 describe.concurrent('a write GitHub made before answering 502 is found again, never made twice', () => {
+  it(
+    "a note GitHub left on the agent's pull request before answering 502 is looked for by the next reporting run: one note",
+    async (test) => {
+      let armed = false
+      const service = await standIn(test, WORKS_ON)
+      const github = await standInGitHub(test, {
+        faults: {
+          'comment-create': {
+            ...armedFault(
+              () => armed,
+              { ...GITHUB_502, made: true },
+              (req) => req.path.includes(`/issues/${AGENT_PR}/comments`)
+            ),
+            times: 1
+          }
+        }
+      })
+      const asked = await handOverPullRequest(service, github)
+      finish(service, asked.outputs.jobId)
+      armed = true
+      const failed = await report(service, github, '6700')
+      expect(failed.code).toBe(0)
+      expect(records(github)[0].body).toContain('Working')
+      armed = false
+      const next = await report(service, github, '6701')
+      expect(next.code).toBe(0)
+      const notes = github.comments.filter((c) => c.issueNumber === AGENT_PR && c.body.includes('docs-agent-job:'))
+      expect(notes).toHaveLength(1)
+      expect(records(github)[0].body).toContain('Told')
+      expect(statusWrites(github, 'success')).toHaveLength(1)
+    },
+    SEVERAL_RUNS_MS
+  )
+
   it.for([
     { name: 'wait false', extra: { wait: 'false' }, ends: PROMISED },
     { name: 'a held run', extra: { wait: 'true' }, ends: `${REPO}#${AGENT_PR}` }
