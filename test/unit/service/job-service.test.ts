@@ -328,3 +328,50 @@ describe('a follow-up message, through the one write path', () => {
     await jobs.close()
   })
 })
+
+describe('a create the rate limit refused, kept for later', () => {
+  const rateLimited = (retryAfter: string, times: number) => ({
+    method: 'POST' as const,
+    status: 429,
+    body: 'Too Many Requests',
+    contentType: 'text/plain',
+    headers: { 'retry-after': retryAfter },
+    times
+  })
+
+  it('is given up at the first 429 when the caller keeps it: one try, not taken, with the Retry-After', async () => {
+    service = await startStandInService({ apiKey: KEY, faults: [rateLimited('5', 1)] })
+    const asked: boolean[] = []
+    const keepForLater = async (_failure: ServiceError, outOfTime: boolean) => (asked.push(outOfTime), true)
+    const failure = await client(service.url)
+      .createJob('Document the retry policy', noDeadline(), { keepForLater })
+      .catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(ServiceError)
+    expect(failure).toMatchObject({ kind: 'notTaken', retryAfterMs: 5_000, givenUp: { by: 'keptForLater' } })
+    expect(asked).toEqual([false])
+    expect(service.requestsOf('POST')).toHaveLength(1)
+  })
+
+  it('is waited out while the caller does not keep it, and kept once no time is left for the wait', async () => {
+    service = await startStandInService({
+      apiKey: KEY,
+      faults: [rateLimited('0', 1), rateLimited('3600', 1)]
+    })
+    const asked: boolean[] = []
+    const keepForLater = async (_failure: ServiceError, outOfTime: boolean) => (asked.push(outOfTime), outOfTime)
+    const failure = await client(service.url)
+      .createJob('Document the retry policy', noDeadline(), { keepForLater })
+      .catch((error: unknown) => error)
+    expect(failure).toMatchObject({ kind: 'notTaken', givenUp: { by: 'keptForLater' } })
+    expect(asked).toEqual([false, true])
+    expect(service.requestsOf('POST')).toHaveLength(2)
+  })
+
+  it('without a caller that keeps it, a wait past the deadline ends the create as before: fatal, nothing kept', async () => {
+    service = await startStandInService({ apiKey: KEY, faults: [rateLimited('3600', 1)] })
+    const failure = await client(service.url)
+      .createJob('Document the retry policy', noDeadline())
+      .catch((error: unknown) => error)
+    expect(failure).toMatchObject({ kind: 'fatal', givenUp: { by: 'noTimeForRetry' } })
+  })
+})
