@@ -47,8 +47,8 @@ async function place(session: GitHubSession) {
   return { at, indexed }
 }
 
-async function handedOver() {
-  const started = await startUnitGitHub()
+async function handedOver(options: Parameters<typeof startUnitGitHub>[0] = {}) {
+  const started = await startUnitGitHub(options)
   gh = started.gh
   await handOverJob({
     outcome: { ending: 'created', job: job('active'), jobId: 'job_9' },
@@ -83,5 +83,22 @@ describe("telling a handed-over job's ending", () => {
     await first.at.index.claim(first.indexed.commentId, first.at.signal)
     expect(await tellRecordedEnding(second.at, second.indexed, { job: job('completed') })).toBe('claimed')
     expect(gh?.threadComments(31)).toEqual([])
+  })
+
+  it('is left open, its claim given up, when a write fails; the next run tells it, and the note is not left twice', async () => {
+    const log = captureLog()
+    // The note on the pull request is made, and GitHub answers 502.
+    const made = { status: 502, message: 'Server Error', made: true, times: 1 }
+    const session = await handedOver({
+      faults: { 'comment-create': { ...made, when: (req) => req.path.includes('/issues/31/comments') } }
+    })
+    const first = await place(session)
+    expect(await tellRecordedEnding(first.at, first.indexed, { job: job('completed') })).toBe('unfinished')
+    expect((await first.at.index.reread(first.at.issue, first.indexed.commentId))?.state).toBe('open')
+    expect(log.warnings.filter((w) => w.includes('Its record stays open and unclaimed'))).toHaveLength(1)
+    // The claim is given up: the next run claims it (201) and tells it.
+    const second = await place(session)
+    expect(await tellRecordedEnding(second.at, second.indexed, { job: job('completed') })).toBe('told')
+    expect(gh?.threadComments(31)).toHaveLength(1)
   })
 })
