@@ -6,7 +6,8 @@
 // later, then a kill); the service's rate limit (429 with a short Retry-After, with none, and with
 // an hour's), its 5xx (before and after it made the job) and faults on its reads; GitHub's 5xx on
 // its writes, some made despite the 502; follow-ups on the threads (chatter, and `/docs also ...`);
-// withdrawals (the asking comment deleted, the thread closed as not planned and locked). Then every
+// withdrawals (the asking comment deleted, the thread closed as not planned and locked); a triager's
+// older issue labelled as the index, and an outsider's copy of a record on the index. Then every
 // job ends, GitHub and the service go quiet, an hour passes for the claims (the reactions age), and
 // quiet reporting runs start while the reporting workflow is on, as GitHub's scheduler would.
 //
@@ -121,6 +122,7 @@ const UNEXPECTED = /unexpectedly|report this as an issue/i
  * @property {number} cancelled Reporting runs cancelled.
  * @property {number} twoAtOnce Times two reporting runs started together.
  * @property {number} withdrawn
+ * @property {number} copies Records an outsider copied onto the index (0 when it is locked to them).
  * @property {number} githubFaults GitHub writes answered 502.
  * @property {number} githubMade Of those, writes GitHub made despite the 502.
  * @property {number} wallMs
@@ -227,6 +229,7 @@ export async function handOverSoak(options) {
   let notStarted = 0
   let twoAtOnce = 0
   let withdrawn = 0
+  let copies = 0
 
   /**
    * One run of the action, bounded; its GitHub token names it in the stand-in's requests.
@@ -436,6 +439,9 @@ export async function handOverSoak(options) {
         await launch(async () => void (await reportingRun()))
       }
     }
+    // A triager puts the index's label on an older issue; an outsider copies a record beside it.
+    if (i === 1) github.addIssue({ number: 5, title: 'Roadmap', labels: ['docs-agent:jobs'], login: 'octo-triager' })
+    if (i === 6) await launch(async () => copyRecord())
     if (i === 4 || (i > 4 && random() < 0.12)) {
       const target = requests
         .filter((q) => q.thread !== null && q.withdrawnAt === null && q.kind === 'ask')
@@ -499,6 +505,7 @@ export async function handOverSoak(options) {
     cancelled,
     twoAtOnce,
     withdrawn,
+    copies,
     githubFaults,
     githubMade,
     wallMs: Date.now() - started,
@@ -592,6 +599,24 @@ export async function handOverSoak(options) {
         afterCreate: true,
         when: forThis
       })
+    }
+  }
+
+  /** An outsider posts a copy of the newest record on the index, where GitHub lets them (an unlocked index). */
+  async function copyRecord() {
+    const index = github.issues.find((issue) => issue.labels.includes('docs-agent:jobs'))
+    const record =
+      index &&
+      github
+        .threadComments(index.number)
+        .filter((c) => c.login === 'github-actions[bot]')
+        .at(-1)
+    if (!index || !record) return
+    try {
+      github.addComment({ issueNumber: index.number, body: record.body, login: 'mallory' })
+      copies++
+    } catch {
+      // Locked: GitHub refuses the outsider's comment.
     }
   }
 
@@ -797,7 +822,7 @@ export function describeHandOverSoak(report) {
     `service faults on their creates: ${tally(report.serviceFaults)}`,
     `jobs made ${report.jobs}, messages ${report.messages}; runs ${report.runs}, of them reporting ${report.reportingRuns} ` +
       `(${report.cancelled} cancelled, ${report.twoAtOnce} times two at once; ${report.notStarted} of ${report.scheduled} ` +
-      `scheduled not started, the workflow off); withdrawals ${report.withdrawn}`,
+      `scheduled not started, the workflow off); withdrawals ${report.withdrawn}; records copied by an outsider ${report.copies}`,
     `GitHub writes answered 502: ${report.githubFaults} (${report.githubMade} made despite it)`,
     `wall time ${(report.wallMs / 1000).toFixed(1)} s`,
     ...Object.keys(RULES).map((rule) => `  ${byRule[rule] ? `BROKEN ${byRule[rule]}x` : 'holds    '}  ${rule}`)
