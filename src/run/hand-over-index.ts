@@ -11,14 +11,20 @@ import type { JobIndex, JobRecord } from '../report/job-index.js'
 import { SWITCH_PERMISSION, switchWorkflow } from '../report/reporting-workflow.js'
 import { log } from '../runtime/log.js'
 
-/** The record `commentId` shown on the dashboard, and the reporting workflow on (see the file's opening comment). */
+/**
+ * The record `commentId` shown on the dashboard, and the reporting workflow on (see the file's opening
+ * comment). Returns whether a reporting run has recorded itself in the index (true when the index
+ * could not be read: assumed), for the words that promise the ending.
+ */
 export async function showHandedOver(
   { index, octokit, repository }: { index: JobIndex; octokit: Octokit; repository: string },
   { issue, commentId, record }: { issue: number; commentId: number; record: JobRecord },
   signal: AbortSignal
-): Promise<void> {
+): Promise<boolean> {
+  let reporterKnown = true
   try {
     const state = await index.readState(issue)
+    reporterKnown = state.workflow !== null
     let on = state.on
     if (state.workflow && !state.on) {
       const turned = await switchWorkflow(octokit, { repository, workflow: state.workflow, on: true }, signal)
@@ -39,12 +45,13 @@ export async function showHandedOver(
     }
     await index.publish(issue, { added: [added], on }, signal)
   } catch (error) {
-    if (signal.aborted) return
+    if (signal.aborted) return reporterKnown
     log.notice(
       `The job's record is in issue #${issue}, but its list of jobs was not updated: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
         'The next reporting run updates it.'
     )
   }
+  return reporterKnown
 }
 
 /** The workflow a reporting run turned off could not be turned on: the ending waits until it is. */
