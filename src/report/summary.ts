@@ -8,7 +8,8 @@ import {
   byteSize,
   escapeHtml,
   oneLineHtml,
-  oneLineHtmlWithin,
+  renderedWithin,
+  wrapLongLines,
   quotedLinesHtml,
   SUMMARY_MAX_BYTES
 } from './summary-html.js'
@@ -197,10 +198,10 @@ const BLOCK_WORDS_BYTES = 400
  * `room` bytes with its line break. Cut as the longest of its line ends could be, so the quote fits.
  */
 function promptBlock(prompt: string, room: number, label: string): string {
-  const cut = oneLineHtmlWithin(prompt, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
+  const cut = renderedWithin(prompt, room - 1 - BLOCK_WORDS_BYTES, (shown) => quotedLinesHtml(shown, wrapLongLines))
   return (
     `<details><summary>${label} (${number(cut.total)} characters)</summary>` +
-    `<blockquote>${quotedLinesHtml(prompt.slice(0, cut.shown))}</blockquote>${cutNote('prompt', cut)}</details>`
+    `<blockquote>${cut.html}</blockquote>${cutNote('prompt', cut)}</details>`
   )
 }
 
@@ -210,7 +211,7 @@ function promptBlock(prompt: string, room: number, label: string): string {
  * characters, and it is what the agent read, not what was asked.
  */
 function contextBlock(context: string, room: number): string {
-  const cut = oneLineHtmlWithin(context, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
+  const cut = renderedWithin(context, room - 1 - BLOCK_WORDS_BYTES, wrappedPreHtml)
   const shown = cut.shown < cut.total ? `; the first ${number(cut.shown)} shown` : ''
   return (
     `<details><summary>Context sent after the prompt (${number(cut.total)} characters${shown})</summary>` +
@@ -220,17 +221,23 @@ function contextBlock(context: string, room: number): string {
 
 /** The exact prompt of a dry run, one line in a block like the context's, open, within `room` bytes. */
 function exactPromptBlock(sent: string, room: number): string {
-  const cut = oneLineHtmlWithin(sent, '&#10;', room - 1 - BLOCK_WORDS_BYTES)
+  const cut = renderedWithin(sent, room - 1 - BLOCK_WORDS_BYTES, wrappedPreHtml)
   return (
     `<details open><summary>The exact prompt (not sent)</summary>` +
     `${preBlock(cut.html)}${cutNote('prompt', cut, 'the log shows it whole')}</details>`
   )
 }
 
+/** A <pre>'s text as one line of HTML, its long lines wrapped (a <pre> would scroll them sideways). */
+function wrappedPreHtml(text: string): string {
+  return oneLineHtml(wrapLongLines(text), '&#10;')
+}
+
 /**
  * Text that keeps its line breaks and indentation, in one block: a <pre> (its line breaks written as
  * &#10;, so that the HTML block stays one line). A code span would keep them too, but GitHub draws
- * each of its lines as a box of its own, ragged; a long line in the <pre> scrolls, as in a code block.
+ * each of its lines as a box of its own, ragged; a <pre> keeps a long line on one line, so the text
+ * comes wrapped (wrapLongLines) and a reader never scrolls sideways.
  */
 function preBlock(html: string): string {
   return `<pre>${html}</pre>`

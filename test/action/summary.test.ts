@@ -170,6 +170,36 @@ describe('the job summary', () => {
     expect(quote?.replace(pre ?? '', '')).not.toMatch(/```|~~~/)
   })
 
+  it("wraps the prompt's and the context's long lines: every line of their blocks within 100 columns, no word lost", async () => {
+    service = await startStandInService({ plan: { activeMs: 100 } })
+    github = await startStandInGitHub({ permissions: { 'octo-maintainer': 'triage' } })
+    const sentence =
+      'Document how often the client retries a request the server answered with a 502, 503 or 504, how long it waits.'
+    const long = `${sentence} ${sentence}`
+    const title = `Retries ${'are not documented anywhere, '.repeat(5)}`.trim()
+    const run = await runAction({
+      inputs: inputsFor(service, { githubToken: TOKEN, prompt: '' }),
+      env: runnerEnvironment(github, 'issues', issuesEvent({ title, body: `\`\`\`\n${long}\n\`\`\`` }))
+    })
+
+    expect(run.code).toBe(0)
+    const blocks = [...run.summary.matchAll(/<pre>(.*?)<\/pre>/g)].map((m) => m[1])
+    // The body's fenced block in the quote, and the context (its event line names the long title).
+    expect(blocks).toHaveLength(2)
+    for (const block of blocks) {
+      const lines = block.split('&#10;').map((line) => line.replace(/&#\d+;/g, '.'))
+      expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100)
+    }
+    const words = (text: string) => text.replace(/&#10;/g, ' ').split(/\s+/).filter(Boolean)
+    // The body as the agent read it (its own fences kept as text), every word there.
+    expect(words(blocks[0]).filter((word) => word !== '```')).toEqual(words(long))
+    const sent = JSON.parse(service.requestsOf('POST')[0].body).prompt as string
+    expect(sent.split('\n').some((line) => line.length > 180)).toBe(true)
+    expect(words(blocks[1]).join(' ')).toContain(
+      'Event: @octo-maintainer labelled issue #12 &#34;Retries are not documented'
+    )
+  })
+
   it('calls a GitLab merge request one, in the summary (a link) and in the reply (not live: pointing to the summary)', async () => {
     const link = 'https://gitlab.example.org/docs-team/handbook/-/merge_requests/7'
     service = await startStandInService({

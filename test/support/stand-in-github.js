@@ -23,7 +23,7 @@
 // 403 without `actions: write`), and a test's scheduler asks isWorkflowActive before it starts a
 // scheduled run; commit statuses are listed and combined, so a write can be read back. A fault can be
 // `made: true`: the write is done and the answer is the fault, as GitHub sometimes answers 502 after
-// the fact. Every route is one of GitHub's REST description (test/unit/project/stand-in-github.test.ts).
+// the fact. A body past 65,536 characters is refused (422), as GitHub refuses it. Every route is one of GitHub's REST description (test/unit/project/stand-in-github.test.ts).
 //
 // It also writes the event payloads the runner hands an action (GITHUB_EVENT_PATH), so that a test
 // reads as "this comment, by this person, on this thread", or "this push of these commits".
@@ -618,19 +618,19 @@ export async function startStandInGitHub(options = {}) {
    * @returns {{status: number, body: object | string, headers?: Record<string, string>}}
    */
   function answerRoute(route, req) {
-    // As GitHub does: a comment's body holds at most 65,536 characters.
-    const commentWrite = ['comment-create', 'comment-update', 'review-reply', 'review-update']
-    if (route && commentWrite.includes(route) && [...String(req.body?.body ?? '')].length > MAX_COMMENT_CHARS) {
+    // As GitHub refuses a comment's or an issue's body past 65,536 characters.
+    const bodied = ['comment-create', 'comment-update', 'review-reply', 'review-update', 'issue-create', 'issue-update']
+    if (route && bodied.includes(route) && typeof req.body?.body === 'string' && req.body.body.length > MAX_BODY) {
       return {
         status: 422,
         body: {
           message: 'Validation Failed',
           errors: [
             {
-              resource: 'IssueComment',
+              resource: route.startsWith('issue') ? 'Issue' : 'IssueComment',
               code: 'custom',
               field: 'body',
-              message: 'body is too long (maximum is 65536 characters)'
+              message: `body is too long (maximum is ${MAX_BODY} characters)`
             }
           ],
           documentation_url: 'https://docs.github.com/rest'
@@ -1143,8 +1143,8 @@ export async function startStandInGitHub(options = {}) {
   }
 }
 
-/** The most characters GitHub takes in a comment's body. */
-export const MAX_COMMENT_CHARS = 65_536
+/** The longest body GitHub takes for a comment or an issue, in characters. */
+export const MAX_BODY = 65_536
 
 /** @param {RecordedRequest} req */
 function isThreadRead(req) {

@@ -36,7 +36,10 @@ describe('examples/workflows', () => {
     const text = readFileSync(new URL('on-push.yml', dir), 'utf8')
     // The quick start's workflow, commented: what people copy first keeps their code at home.
     expect(text).not.toMatch(/^ +context:/m)
-    expect(text).toMatch(/^permissions:\n {2}contents: read\n {2}actions: read\n {2}pull-requests: write\n\n/m)
+    // And what a job that outlives timeout needs to be handed over and told (the quick start's too).
+    expect(text).toMatch(
+      /^permissions:\n {2}contents: read\n {2}actions: write\n {2}issues: write\n {2}pull-requests: write\n {2}statuses: write\n\n/m
+    )
     expect(text).toMatch(/^ +group: docs-follow-code$/m)
     expect(text).toMatch(/^concurrency:\n {2}group: .+\n {2}cancel-in-progress: false$/m)
     // The agent is told what changed; the prompt no longer has to cite the commit.

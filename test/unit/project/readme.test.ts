@@ -92,8 +92,15 @@ describe("README.md's quick start", () => {
   })
 
   it('grants its permissions, gives every required input, and sends no diff (the default context)', () => {
-    // pull-requests: write for the group's label and note, by which later pushes find its pull request.
-    expect(workflow.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' })
+    // pull-requests: write for the group's label and note, by which later pushes find its pull request;
+    // issues, statuses and actions: write for a job that outlives timeout, handed over and told later.
+    expect(workflow.permissions).toEqual({
+      contents: 'read',
+      actions: 'write',
+      issues: 'write',
+      'pull-requests': 'write',
+      statuses: 'write'
+    })
     expect(step?.with?.group).toBe('docs-follow-code')
     expect(requiredInputs().sort()).toEqual(['apiKey', 'baseUrl', 'projectId'])
     expect(Object.keys(step?.with ?? {})).toEqual(expect.arrayContaining(requiredInputs()))

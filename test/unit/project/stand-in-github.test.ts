@@ -201,6 +201,19 @@ describe('a write made, then answered 502 (made: true)', () => {
   })
 })
 
+describe('bodies GitHub refuses', () => {
+  it('a comment or an issue body past 65,536 characters is a 422, and nothing is written', async () => {
+    const github = await standIn()
+    const long = '説'.repeat(65_537)
+    expect((await ask(github, 'POST', `${REPO}/issues/12/comments`, { body: long })).status).toBe(422)
+    const id = (await ask(github, 'POST', `${REPO}/issues/12/comments`, { body: 'short' })).body.id
+    expect((await ask(github, 'PATCH', `${REPO}/issues/comments/${id}`, { body: long })).status).toBe(422)
+    expect((await ask(github, 'POST', `${REPO}/issues`, { title: 't', body: long })).status).toBe(422)
+    expect(github.threadComments(12).map((c) => c.body)).toEqual(['short'])
+    expect((await ask(github, 'POST', `${REPO}/issues/12/comments`, { body: '説'.repeat(65_536) })).status).toBe(201)
+  })
+})
+
 describe('comments deleted', () => {
   it('through the API or by someone: gone from lists and reads, a 404 to edit, delete or react to', async () => {
     const github = await standIn()

@@ -13,6 +13,7 @@ import { writeOutcomeReply } from '../../../src/report/comment-reply.js'
 import { describeThreadEnding } from '../../../src/report/thread-words.js'
 import { describeEnding, type RunOutcome } from '../../../src/report/run-ending.js'
 import { writeSummary } from '../../../src/report/summary.js'
+import { wrapLongLines } from '../../../src/report/summary-html.js'
 import type { Job } from '../../../src/service/job-record.js'
 import { addressesRepeated, phrasesSaidTwice, timesShown, visibleText } from '../../support/reading-checks.js'
 
@@ -197,9 +198,11 @@ describe.each(ENDINGS)('$name', (ending) => {
       expect(summary).toContain(`<a href="${PR}">octo-org/docs-site#57</a>`)
     }
     expect(summary).not.toMatch(/<td>\s*<\/td>/)
-    // The context (or a dry run's exact prompt) is one block that keeps its lines, not a code span per line.
+    // The context (or a dry run's exact prompt) is one block that keeps its lines, not a code span per
+    // line, its long lines wrapped so that no one scrolls sideways.
     const blocks = [...summary.matchAll(/<pre>(.*?)<\/pre>/g)].map(([, inner]) => visibleText(inner))
-    expect(blocks).toEqual([ending.leaving?.dryRun ? `${PROMPT}\n\n${CONTEXT}` : CONTEXT])
+    expect(blocks).toEqual([wrapLongLines(ending.leaving?.dryRun ? `${PROMPT}\n\n${CONTEXT}` : CONTEXT)])
+    expect(Math.max(...blocks[0].split('\n').map((line) => line.length))).toBeLessThanOrEqual(100)
     expect(summary).not.toMatch(/<code>[^<]*&#10;/)
     // The source repository is a link, named as its host names it; no cell repeats what the heading says.
     if (ending.outcome.job)
