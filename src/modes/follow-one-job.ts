@@ -47,7 +47,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const { runner } = start
   try {
     // Loaded now, after the create: the run's first request waits for neither (docs/benchmark.md).
-    const [{ claimRecordsOfJob }, { handOverJob, markHandedOver }] = await Promise.all([
+    const [{ claimRecordsOfJob }, { handOverJob, knowsReportingRun, markHandedOver }] = await Promise.all([
       import('../run/settle-records.js'),
       import('../run/hand-over.js')
     ])
@@ -59,10 +59,11 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     const prompt = prepared?.sent ?? ''
     const handOver = { outcome, settings, ask, group, delivered, prompt, creates, runner, github }
     // A job not followed to its end is handed over: its record waits for a reporting run. It is left
-    // before the ending is told, whose words promise the ending only once the record exists.
+    // before the ending is told, whose words promise the ending only once the record exists, and only
+    // where a reporting run has recorded itself in the index.
     const left = await handOverJob(handOver)
-    // Whether a reporting run is known: the index's record of the reporting workflow (not read yet: assumed).
-    const told = markHandedOver(handOver, true, left)
+    const known = left === 'recorded' && settings ? await knowsReportingRun(handOver, settings) : true
+    const told = markHandedOver(handOver, known, left)
     await tellEnding({
       ...reached,
       leaveNote: !settling.elsewhere,

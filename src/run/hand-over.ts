@@ -88,6 +88,31 @@ export function markHandedOver(handOver: HandOver, reporterKnown: boolean, left:
   return { ...outcome, handedOver: { reporterKnown, ...(left === 'unrecorded' ? { unrecorded: true } : {}) } }
 }
 
+/**
+ * Whether a reporting run has recorded itself in the index (its workflow in the index's state): the
+ * index's listing and its issue, read within a few seconds. A read that fails says nothing either
+ * way: then, as before the index kept its workflow, the reply promises the ending.
+ */
+export async function knowsReportingRun(handOver: HandOver, settings: Settings): Promise<boolean> {
+  const limit = timeLimit(HAND_OVER_MS / 2)
+  const reader = openIndexReader(handOver.github, limit.signal)
+  try {
+    if (!reader) return true
+    const { index } = await openJobIndex(handOver.github, reader, {
+      key: settings,
+      repository: handOver.runner.repository
+    })
+    const issue = await index.findIssue()
+    return issue !== null && !!(await index.readState(issue)).workflow
+  } catch (error) {
+    log.debug(`Could not read whether a reporting run is known: ${describeWriteFailure(error, WRITE_ACCESS.index)}`)
+    return true
+  } finally {
+    limit.clear()
+    await reader?.close()
+  }
+}
+
 /** Where a queued request was asked, to see it withdrawn before its create (run/report-queued.ts). */
 function askingOf(ask: CommentAsk | null): Pick<RecordPayload, 'asking'> {
   if (!ask) return {}

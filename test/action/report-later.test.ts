@@ -121,9 +121,12 @@ describe.concurrent('a job handed over, told later', () => {
       expect(github.issues).toHaveLength(1)
       const reply = github.comments.find((c) => c.issueNumber === 12 && !c.body.includes('docs-agent-record: index'))
       expect(reply).toBeDefined()
-      // The person who asked is told where the ending will come, in the summary's words.
+      // No reporting run has recorded itself yet: the person who asked is told how to get the ending,
+      // in the summary's words.
       const next =
-        "Nothing to do: the repository's reporting run (report: pending) tells its ending where it was asked for, once it reads the job."
+        'No reporting run has recorded itself in this repository yet, so nothing will tell its ending: add the ' +
+        'report-later workflow (examples/workflows/report-later.yml, with report: pending), or follow the job with a ' +
+        'run of this action given its id as jobId and no prompt.'
       expect(reply?.body).toContain(next)
       expect(asked.summary.replaceAll('&#39;', "'")).toContain(next)
       const replyBefore = reply?.body
@@ -187,6 +190,37 @@ describe.concurrent('a job handed over, told later', () => {
       expect(writesSince(github, before).map((r) => `${r.method} ${r.path}`)).toEqual([
         `PUT /repos/${REPO}/actions/workflows/docs.yml/disable`
       ])
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'a hand-over after the reporting workflow recorded itself says, in the summary and the reply alike, that it tells the ending',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      const workflow = '.github/workflows/report-later.yml'
+      const github = await standInGitHub(test, { workflows: [{ id: 7001, path: workflow }] })
+      // A new reporting workflow's first run: it records itself in the index, and turns itself off.
+      const first = await runAction({
+        inputs: reportInputs(service),
+        env: runnerEnvironment(github, 'schedule', workflowDispatchEvent(), {
+          GITHUB_SERVER_URL: SERVER,
+          GITHUB_WORKFLOW_REF: `${REPO}/${workflow}@refs/heads/main`
+        })
+      })
+      expect(first.code).toBe(0)
+      const asked = await runAction({
+        inputs: commentInputs(service, { wait: 'false' }),
+        env: commentEnv(github, '/docs document the retry policy')
+      })
+      expect(asked.code).toBe(0)
+      const next =
+        "Nothing to do: the repository's reporting run (report: pending) tells its ending where it was asked for, once it reads the job."
+      const reply = github.comments.find((c) => c.issueNumber === 12)
+      expect(reply?.body).toContain(next)
+      expect(asked.summary.replaceAll('&#39;', "'")).toContain(next)
+      expect(asked.summary).not.toContain('run this action with')
+      expect(github.isWorkflowActive('report-later.yml')).toBe(true)
     },
     SEVERAL_RUNS_MS
   )
