@@ -11,9 +11,10 @@
 // record and says the job was created, so a request there meanwhile goes to it.
 import { asObject, text } from '../github/json-shape.js'
 import { repositoryPath } from '../github/pull-request-ref.js'
-import { ReadFailure } from '../github/read-failure.js'
+import { failureClause, ReadFailure } from '../github/read-failure.js'
 import type { GitHubReader } from '../github/reader.js'
 import { describeWriteFailure } from '../github/write-failure.js'
+import { Input } from '../inputs/action-names.js'
 import { WRITE_ACCESS } from '../inputs/write-access.js'
 import { findRecordPlace, signRecord, withRecord, type RecordPayload } from '../request/signed-record.js'
 import { writeOutcomeReply } from '../report/comment-reply.js'
@@ -108,12 +109,24 @@ async function createClaimed(
     await dropCreateClaim(place, commentId, claim.reactionId)
     return { queued: true }
   }
-  const withdrawn = await findWithdrawal(place, reader, now)
+  let withdrawn: string | null
+  let prompt: string | null
+  try {
+    withdrawn = await findWithdrawal(place, reader, now)
+    prompt = withdrawn ? null : await readQueuedPrompt(reader, partsPlace(place), now)
+  } catch (error) {
+    if (!(error instanceof ReadFailure) || error.kind === 'cancelled') throw error
+    // Unread, so unchecked: nothing is sent, and the next reporting run reads them again.
+    log.warning(
+      `Could not read the queued request before its create: ${failureClause(error, Input.githubToken)}. The next reporting run tries it.`
+    )
+    await dropCreateClaim(place, commentId, claim.reactionId)
+    return { queued: true }
+  }
   if (withdrawn) {
     await tellWithdrawal(place, { commentId, record: now }, withdrawn)
     return { told: 'told', reason: withdrawn }
   }
-  const prompt = await readQueuedPrompt(reader, partsPlace(place), now)
   if (!prompt) {
     const told = await tellRecordedEnding(place, { commentId, record: now }, { unknown: UNREADABLE_PROMPT }, true)
     await dropQueuedPrompt(partsPlace(place), now, signal)
@@ -132,7 +145,9 @@ async function createClaimed(
     if (error.kind === 'notTaken') {
       const notBefore = error.retryAfterMs ? new Date(Date.now() + error.retryAfterMs).toISOString() : undefined
       const { sending: _sending, ...queued } = now
-      await index.write(issue, commentId, { ...queued, ...(notBefore ? { notBefore } : {}) }, signal)
+      const again = { ...queued, ...(notBefore ? { notBefore } : {}) }
+      // Queued again before the claim goes: a record left marked as sending would read as maybe sent.
+      await index.write(issue, commentId, again, signal).catch(() => index.write(issue, commentId, again, signal))
       await dropCreateClaim(place, commentId, claim.reactionId)
       log.info(`The queued create was refused again (${wordServiceFailure(error)}): the next reporting run tries it.`)
       return { queued: true }
@@ -328,14 +343,24 @@ async function claimCreate(place: ReportPlace, commentId: number): Promise<Claim
   }
 }
 
-/** Gives up a claim on a create that was not sent. */
+/**
+ * Gives up a claim on a create that was not sent. One that cannot be given up holds the create for its
+ * lease; the record was not marked as sending under it, so the run after the lease takes it over.
+ */
 async function dropCreateClaim(place: ReportPlace, commentId: number, reactionId: number): Promise<void> {
-  await place.octokit.rest.reactions.deleteForIssueComment({
-    ...ownerAndRepo(place.repository),
-    comment_id: commentId,
-    reaction_id: reactionId,
-    request: { signal: place.signal }
-  })
+  try {
+    await place.octokit.rest.reactions.deleteForIssueComment({
+      ...ownerAndRepo(place.repository),
+      comment_id: commentId,
+      reaction_id: reactionId,
+      request: { signal: place.signal }
+    })
+  } catch (error) {
+    log.warning(
+      `Could not give up the claim on a queued create: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
+        'It is tried again once the claim lapses (20 minutes).'
+    )
+  }
 }
 
 function partsPlace(place: ReportPlace): PartsPlace {

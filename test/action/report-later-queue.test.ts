@@ -296,6 +296,32 @@ describe.concurrent('a claim on a queued create, left by a run that did not fini
   )
 })
 
+describe.concurrent('a queued request GitHub cannot show before its create', () => {
+  it(
+    'a 502 on the thread read right before the create sends nothing, fails no run, and the next run makes it once',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('0') })
+      // Armed once the request is queued: the first reporting run's read of the thread gets a 502.
+      let armed = false
+      const github = await standInGitHub(test, {
+        faults: { 'issue-get': { status: 502, message: 'Server Error', times: 1, when: () => armed } }
+      })
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      armed = true
+      const first = await report(service, github, '6700')
+      expect(first.code).toBe(0)
+      expect(first.stdout).toContain('Could not read the queued request before its create')
+      expect(creates(service)).toHaveLength(1)
+      const second = await report(service, github, '6701')
+      expect(second.code).toBe(0)
+      expect(service.created).toBe(1)
+      expect(creates(service)).toHaveLength(2)
+    },
+    SEVERAL_RUNS_MS
+  )
+})
+
 describe.concurrent('a queued request withdrawn before its create', () => {
   it.for(['its comment deleted', 'its issue closed as not planned and locked'])(
     '%s: no job is made, and the withdrawal is told',
