@@ -164,7 +164,7 @@ interface Routed extends Reached {
 async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
   const { settings, route, deadline, ask } = routed
   return orFailed(run, routed, async () => {
-    const held = await holdGroupRun(route, deadline.signal, run)
+    const held = (await holdGroupRun(route, deadline.signal, run)) ?? (await holdForHandedOverGroupJob(routed, run))
     if (held) return { ...routed, outcome: held }
     const shown = { ...routed, groupStatus: await showGroupOnCodePullRequest(route, settings, run) }
     return orFailed(run, shown, async () => {
@@ -184,6 +184,13 @@ async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
       return fromThePrompt(run, { ...shown, prepared })
     })
   })
+}
+
+/** A group's run about to create beside the group's handed-over job still working is held; loaded for a group only. */
+async function holdForHandedOverGroupJob(routed: Routed, run: FollowRun): Promise<RunOutcome | null> {
+  if (!routedGroup(routed.route)) return null
+  const { holdForHandedOverJob } = await import('../run/group-handed-over.js')
+  return holdForHandedOverJob(routed.route, routed, routed.deadline.signal, run)
 }
 
 /** The create (or the message) and the following: the send-and-follow stage. */

@@ -147,6 +147,11 @@ export function judgeHold(hold: GroupHold, says: (verdict: string, next?: string
         "Waited out: the group's job was busy",
         `Nothing to do: the group's next run sends these changes. To wait longer for the job, raise ${Input.timeout}.`
       )
+    case 'handed-over':
+      return says(
+        "Held: the group's handed-over job is still working",
+        "Nothing to do: the group's next run after the job ends sends these changes."
+      )
     case 'unread':
       return says(
         'Held: GitHub could not be read',

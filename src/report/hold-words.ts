@@ -33,6 +33,18 @@ export function wordHold(hold: GroupHold, name: string): EndingWords {
           `${upper(group)}'s job ${name} was still working on the group's last message when the ${Input.timeout} ` +
           `(${formatDuration(hold.timeoutMs)}) ran out, so this run sent nothing. ${markStays}`
       }
+    case 'handed-over':
+      return {
+        level: 'notice',
+        icon: '⏳',
+        short: `Nothing was sent: ${group}'s job ${name}, handed over by an earlier run, is still working.`,
+        log:
+          `${upper(group)}'s job ${name} was handed over by an earlier run and is still working, with no docs pull ` +
+          `request yet, so this run created no second job beside it. ${NOTHING_SENT} ` +
+          (mark
+            ? `The group's mark stays at ${mark.slice(0, 7)}, so the group's next run after the job ends sends this run's changes.`
+            : "The group's next run after the job ends sends this run's changes.")
+      }
     case 'unread':
       return {
         level: 'warning',

@@ -18,7 +18,9 @@ export type Ending =
 /**
  * A run with a group that sent nothing, and why (the `held` ending): `covered`, the group's mark has
  * this run's commit already (a re-run, or an older run run again); `waited-out`, the group's job was
- * still working when the timeout ran out; `unread`, GitHub could not say what the group's job has not
+ * still working when the timeout ran out; `handed-over`, the group's job an earlier run handed over
+ * (report/job-index.ts) is still working and has no docs pull request yet, so a create would make a
+ * second job beside it (run/group-handed-over.ts); `unread`, GitHub could not say what the group's job has not
  * been told of; `code-closed`, the code pull request the group documents was closed (or merged with
  * nothing left to send), and its docs pull request was told. The group's mark stays: the changes a
  * held run did not send go with the group's next run.
@@ -26,6 +28,7 @@ export type Ending =
 export type GroupHold =
   | { why: 'covered'; group: string; mark: string; covers: string }
   | { why: 'waited-out'; group: string; mark: string; timeoutMs: number }
+  | { why: 'handed-over'; group: string; mark: string }
   | { why: 'unread'; group: string; mark: string; problem: string }
   | {
       why: 'code-closed'
