@@ -299,7 +299,15 @@ export class JobIndex {
       told: ending.status,
       ...(ending.prLink ? { prLink: ending.prLink } : {})
     }
-    await this.write(issue, commentId, final, signal)
+    try {
+      await this.write(issue, commentId, final, signal)
+    } catch (error) {
+      // An edit GitHub made despite its 5xx is read back: the record final is this run's telling, which
+      // it lists (the next run would find it final, and list it in no run's `reported`).
+      if (!mayHaveWritten(error) || signal.aborted) throw error
+      const now = await this.reread(issue, commentId).catch(() => null)
+      if (now?.state !== 'final') throw error
+    }
     this.sweep([{ commentId, record: final }])
   }
 

@@ -7,6 +7,7 @@
 import { repositoryPath } from '../github/pull-request-ref.js'
 import type { Octokit } from '../github/octokit.js'
 import type { Runner } from '../github/runner.js'
+import { mayHaveWritten } from '../github/write-failure.js'
 
 /** The permission that lets a run turn the reporting workflow on and off. */
 export const SWITCH_PERMISSION = 'actions: write'
@@ -28,7 +29,11 @@ export function workflowOfRun({ workflowRef, repository }: Pick<Runner, 'workflo
 /** How turning the workflow on or off went: done, refused (no actions: write), not found, or failed otherwise. */
 export type SwitchResult = { done: true } | { done: false; refused: boolean; error: unknown }
 
-/** Turns `workflow` on or off; never throws but for a cancel. */
+/**
+ * Turns `workflow` on or off; never throws but for a cancel. Tried once more after a 5xx (or no
+ * answer): both are idempotent (GitHub answers 204 to a workflow already so), and a switch left
+ * undone leaves jobs untold (on) or a schedule running (off).
+ */
 export async function switchWorkflow(
   octokit: Octokit,
   { repository, workflow, on }: { repository: string; workflow: string; on: boolean },
@@ -37,12 +42,15 @@ export async function switchWorkflow(
   const [owner, repo] = repository.split('/')
   const file = workflow.split('/').pop() ?? workflow
   const url = `${repositoryPath({ owner, repo })}/actions/workflows/${encodeURIComponent(file)}/${on ? 'enable' : 'disable'}`
-  try {
-    await octokit.request(`PUT ${url}`, { request: { signal } })
-    return { done: true }
-  } catch (error) {
-    if (signal.aborted) throw error
-    const status = (error as { status?: unknown }).status
-    return { done: false, refused: status === 403, error }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await octokit.request(`PUT ${url}`, { request: { signal } })
+      return { done: true }
+    } catch (error) {
+      if (signal.aborted) throw error
+      if (attempt < 2 && mayHaveWritten(error)) continue
+      const status = (error as { status?: unknown }).status
+      return { done: false, refused: status === 403, error }
+    }
   }
 }

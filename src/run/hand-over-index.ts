@@ -1,9 +1,10 @@
 // What a hand-over does in the index once its record is in: the job added to the dashboard's open
-// list, and the reporting workflow turned on when the index says a reporting run turned it off (it
-// runs only while a job is open: report/reporting-workflow.ts). The index is read after the record
-// was added, so that a reporting run turning the workflow off meanwhile either sees the record (and
-// turns it on again) or is seen here as off. Never throws: the record is in, and a failure is a
-// sentence in the log.
+// list, and the reporting workflow turned on (it runs only while a job is open:
+// report/reporting-workflow.ts). The workflow is turned on whatever the index's body says, once the
+// record was added: the body may say on while the workflow is off (a reporting run's disable GitHub
+// made despite its 502, or whose "off" it could not write), and turning on a workflow that is on is
+// a 204 that changes nothing. Only a workflow whose token may not switch it (the index says so) is
+// left alone. Never throws: the record is in, and a failure is a sentence in the log.
 import type { Octokit } from '../github/octokit.js'
 import { describeWriteFailure } from '../github/write-failure.js'
 import { WRITE_ACCESS } from '../inputs/write-access.js'
@@ -26,14 +27,15 @@ export async function showHandedOver(
     const state = await index.readState(issue)
     reporterKnown = state.workflow !== null
     let on = state.on
-    if (state.workflow && !state.on) {
+    if (state.workflow && state.switchable) {
       const turned = await switchWorkflow(octokit, { repository, workflow: state.workflow, on: true }, signal)
-      on = turned.done
-      if (!turned.done)
-        log.warning(
-          workflowStaysOff(state.workflow, describeWriteFailure(turned.error, WRITE_ACCESS.workflow), turned.refused)
-        )
-      else log.info(`Turned on the reporting workflow ${fileOf(state.workflow)}: it tells this job's ending.`)
+      on = turned.done || state.on
+      const why = turned.done ? '' : describeWriteFailure(turned.error, WRITE_ACCESS.workflow)
+      if (!state.on && !turned.done) log.warning(workflowStaysOff(state.workflow, why, turned.refused))
+      else if (!state.on)
+        log.info(`Turned on the reporting workflow ${fileOf(state.workflow)}: it tells this job's ending.`)
+      else if (!turned.done)
+        log.debug(`Could not make sure the reporting workflow is on (the index says it is): ${why}`)
     }
     const added = {
       comment: commentId,

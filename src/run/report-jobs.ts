@@ -18,7 +18,7 @@ import {
   type IndexRead,
   type JobIndex
 } from '../report/job-index.js'
-import type { ReportedRow } from '../report/reporting-summary.js'
+import { setReportedOutput, type ReportedRow } from '../report/reporting-summary.js'
 import { switchWorkflow, workflowOfRun } from '../report/reporting-workflow.js'
 import { wordServiceFailure } from '../report/service-failure-words.js'
 import { describeWriteFailure } from '../github/write-failure.js'
@@ -116,6 +116,8 @@ export async function reportJobs(
         : reportOne(place, services.reader, indexed))
       rows.set(indexed.commentId, row)
       run.jobs.push(row)
+      // Listed as soon as told: a run cancelled or failing later still lists the endings it told.
+      if (row.outcome === 'told') setReportedOutput(run.jobs)
     }
     const asking = pullRequestOfEvent(runner)
     if (asking && !run.jobs.some((job) => job.prLink === asking)) {
@@ -124,6 +126,7 @@ export async function reportJobs(
       if (scanned) {
         rows.set(scanned.commentId, scanned.row)
         run.jobs.push(scanned.row)
+        if (scanned.row.outcome === 'told') setReportedOutput(run.jobs)
         run.left -= 1
       }
     }
@@ -233,19 +236,23 @@ async function keepIndex(
   }
   const off = await switchWorkflow(octokit, { repository, workflow: file, on: false }, signal)
   if (!off.done) {
-    if (!off.refused)
+    if (!off.refused) {
       log.warning(
         `Could not turn off the reporting workflow ${file}: ${describeWriteFailure(off.error, WRITE_ACCESS.workflow)}`
       )
+      // GitHub may have turned it off despite its error: turned on again (a 204 when it is on), as the index says.
+      await switchWorkflow(octokit, { repository, workflow: file, on: true }, signal)
+    }
     await publish({ workflow: file, on: true, switchable: !off.refused })
     return off.refused ? 'refused' : 'failed'
   }
-  // A hand-over reads the index to know whether to turn the workflow on: while it cannot read "off"
-  // there, the workflow stays on (and the next run keeps the index).
+  // The records read again after the disable (not only the body): a record a hand-over added
+  // meanwhile is open, and the workflow goes on again. While they cannot be read, or "off" cannot be
+  // written in the body, the workflow goes on again too (and the next run keeps the index).
   const kept = await publish({ workflow: file, on: false, switchable: true })
-  const again = kept ? await index.readComments(issue) : { records: [] }
-  const appeared = again.records.filter(({ record }) => record.state !== 'final')
-  if (kept && appeared.length === 0) return 'off'
+  const again = kept ? await readRecordsAgain(index, issue, signal) : null
+  const appeared = again?.filter(({ record }) => record.state !== 'final') ?? []
+  if (kept && again && appeared.length === 0) return 'off'
   const on = await switchWorkflow(octokit, { repository, workflow: file, on: true }, signal)
   if (!on.done) {
     const why = kept
@@ -258,8 +265,26 @@ async function keepIndex(
     return 'failed'
   }
   if (!kept) return 'failed'
+  if (!again) {
+    await publish({ workflow: file, on: true })
+    return 'on'
+  }
   await publish({ workflow: file, on: true, added: appeared.map((r) => openEntryOf(r, undefined, view.found)) })
   return 'on'
+}
+
+/** The index's records, read again after the disable; null (and a notice) when they cannot be read. */
+async function readRecordsAgain(index: JobIndex, issue: number, signal: AbortSignal): Promise<IndexedRecord[] | null> {
+  try {
+    return (await index.readComments(issue)).records
+  } catch (error) {
+    if (signal.aborted) throw error
+    log.notice(
+      `Could not read the index issue #${issue} again after turning the reporting workflow off: ${String((error as Error).message ?? error)} ` +
+        'It is turned on again, so that a job handed over meanwhile is told.'
+    )
+    return null
+  }
 }
 
 /** Reads one record's job once (unless the caller just read it), and tells its ending when it has ended. */
@@ -282,7 +307,7 @@ async function reportOne(
   try {
     const job = read ?? (await service.getJob(record.job, place.signal))
     if (!isFinal(job.status)) {
-      if (record.misses) await place.index.write(place.issue, indexed.commentId, { ...record, misses: 0 }, place.signal)
+      if (record.misses) await countMisses(place, indexed, 0)
       return row(job.status, 'working', job)
     }
     ending = { job }
@@ -299,7 +324,7 @@ async function reportOne(
       log.warning(
         `The service does not know job ${record.job} (read ${misses} of ${UNKNOWN_AFTER_MISSES} times): it is read again by the next reporting run.`
       )
-      await place.index.write(place.issue, indexed.commentId, { ...record, misses }, place.signal)
+      await countMisses(place, indexed, misses)
       return row('unread', 'unread')
     }
     ending = { unknown: unknownJobSentence(record.job, misses) }
@@ -307,6 +332,23 @@ async function reportOne(
   const telling = await tellRecordedEnding(place, indexed, ending)
   const job = 'job' in ending ? ending.job : null
   return row(job?.status ?? 'unknown', telling, job)
+}
+
+/**
+ * Writes how many runs in a row read the record's job as unknown. Never throws but for a cancel: a
+ * count GitHub did not take is a warning, and the record stays open with the count it had (the job
+ * is told as unknown a run later, never dropped).
+ */
+async function countMisses(place: ReportPlace, indexed: IndexedRecord, misses: number): Promise<void> {
+  try {
+    await place.index.write(place.issue, indexed.commentId, { ...indexed.record, misses }, place.signal)
+  } catch (error) {
+    if (place.signal.aborted) throw error
+    log.warning(
+      `Could not write in job ${indexed.record.job}'s record how many runs read it as unknown: ` +
+        `${describeWriteFailure(error, WRITE_ACCESS.index)} Its record stays open, and the next reporting run reads it again.`
+    )
+  }
 }
 
 /** The page of the pull request whose event started the run (opened, synchronize), or null. */
