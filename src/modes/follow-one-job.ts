@@ -40,7 +40,8 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   // The one GitHub session of the run: every stage that reads or writes GitHub takes it.
   const github = openGitHubSession(readGitHubToken(), start.runner)
   const { outcome, ...reached } = await fromTheComment({ ...start, tracker, cancel, github })
-  tellOnce(outcome)
+  // A queued create is told once its record is written (or not): its words say whether it is kept.
+  if (outcome.ending !== 'queued') tellOnce(outcome)
   const { writeStarted, delivered } = tracker
   const { route, settings, ask, prepared } = reached
   const group = route && routedGroup(route)
@@ -64,6 +65,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     const left = await handOverJob(handOver)
     const known = left === 'recorded' && settings ? await knowsReportingRun(handOver, settings) : true
     const told = markHandedOver(handOver, known, left)
+    tellOnce(told)
     await tellEnding({
       ...reached,
       leaveNote: !settling.elsewhere,

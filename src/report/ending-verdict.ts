@@ -68,6 +68,11 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
         ? says('Sent: the follow-up message, not followed', `To follow the job, ${withItsId}.`)
         : says('Created: the job, not followed', `To follow it, ${withItsId}.`)
     case 'queued':
+      if (outcome.unkept)
+        return says(
+          'Failed: the rate limit refused the create, and the request was not kept',
+          'Nothing will create the job: ask for it again once the rate limit allows.'
+        )
       return says(
         'Queued: the rate limit refused the create for now',
         `Nothing to do: the repository's reporting run creates the job and tells its ending. ${WITHOUT_REPORTER}`

@@ -172,7 +172,14 @@ export function wordNotBefore(notBefore: string | null): string {
  * not lost, so a step that was not to wait (wait false) does not fail; a held run (wait true) had
  * no job to follow, and fails as when its timeout runs out, saying who makes the job.
  */
-function wordQueued({ notBefore, wait }: Extract<RunOutcome, { ending: 'queued' }>): EndingWords {
+function wordQueued({ notBefore, wait, unkept }: Extract<RunOutcome, { ending: 'queued' }>): EndingWords {
+  if (unkept) {
+    const lost =
+      "The service's rate limit refused the create for now (HTTP 429), and this run could not write the request's " +
+      "record for the repository's reporting run, so the request is NOT kept: no job will be created for it. " +
+      'Ask for it again once the rate limit allows.'
+    return { level: 'failed', icon: '❌', short: lost, log: lost }
+  }
   const kept =
     "The service's rate limit refused the create for now (HTTP 429), so the request is queued, not lost: " +
     `the repository's reporting run (${Input.report}: pending) creates the job ${wordNotBefore(notBefore)}, and tells its ending.`

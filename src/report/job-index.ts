@@ -261,8 +261,21 @@ export class JobIndex {
       if (found === null) throw error
       id = found
     }
-    await writeTwice(signal, (limited) => this.write(issue, id, record, limited))
+    try {
+      await writeTwice(signal, (limited) => this.write(issue, id, record, limited))
+    } catch (error) {
+      // An edit GitHub may have made despite its error is read back: a record written is not said lost.
+      if (!mayHaveWritten(error) || signal.aborted || !(await this.holds(id, this.recordBody(issue, id, record))))
+        throw error
+    }
     return id
+  }
+
+  /** Whether comment `commentId` reads `body` now. */
+  private async holds(commentId: number, body: string): Promise<boolean> {
+    const path = `${this.repoPath()}/issues/comments/${commentId}`
+    const read = asObject(await this.reader.get(path, 'a record just written', 'issues: read'))
+    return text(read.body) === body
   }
 
   /** The oldest comment since `since` that holds `marker` (a copy is never older); null when there is none. */
@@ -275,14 +288,19 @@ export class JobIndex {
 
   /** Writes `record` into its comment, signed for it. */
   async write(issue: number, commentId: number, record: JobRecord, signal: AbortSignal): Promise<void> {
-    const signed = signRecord({ key: this.key, place: this.place(issue), kind: 'index', commentId }, record)
     await this.octokit.rest.issues.updateComment({
       owner: this.owner,
       repo: this.repo,
       comment_id: commentId,
-      body: `${signed}\n${recordText(record)}`,
+      body: this.recordBody(issue, commentId, record),
       request: { signal }
     })
+  }
+
+  /** A record's comment body: its signed line, then its words. */
+  private recordBody(issue: number, commentId: number, record: JobRecord): string {
+    const signed = signRecord({ key: this.key, place: this.place(issue), kind: 'index', commentId }, record)
+    return `${signed}\n${recordText(record)}`
   }
 
   /**

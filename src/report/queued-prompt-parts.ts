@@ -14,6 +14,9 @@ import {
   type RecordPlace
 } from '../request/signed-record.js'
 import { log } from '../runtime/log.js'
+import { randomUUID } from 'node:crypto'
+import { writeTwice } from '../github/post-note.js'
+import { mayHaveWritten } from '../github/write-failure.js'
 
 /** Where the parts are: the index issue (its place, for the signatures), and the key they are signed with. */
 export interface PartsPlace {
@@ -39,28 +42,57 @@ export async function keepQueuedPrompt(
   const packed = packPrompt(record.prompt)
   if ('inline' in packed) return record
   if ('tooLong' in packed) throw new Error('A prompt too long to keep was queued.')
-  const { owner, repo, number } = place.thread
+  const { owner, repo } = place.thread
   const ids: number[] = []
   for (const part of packed.parts) {
+    const commentId = await postPart({ octokit, place }, signal)
+    const line = signPromptPart({ key, place, commentId }, part)
+    await writeTwice(signal, (limited) =>
+      octokit.rest.issues.updateComment({
+        owner,
+        repo,
+        comment_id: commentId,
+        body: `${line}\n${PART_TEXT}`,
+        request: { signal: limited }
+      })
+    )
+    ids.push(commentId)
+  }
+  const { prompt: _prompt, ...rest } = record
+  return { ...rest, promptParts: ids, promptDigest: packed.digest }
+}
+
+/**
+ * Posts a part's comment, still unsigned; one GitHub may have made despite its error (a 5xx, no
+ * answer) is looked for by the marker only it holds, never posted twice.
+ */
+async function postPart({ octokit, place }: Omit<PartsPlace, 'key'>, signal: AbortSignal): Promise<number> {
+  const { owner, repo, number } = place.thread
+  const marker = `<!-- docs-agent-part-pending: ${randomUUID()} -->`
+  const since = new Date(Date.now() - 60_000).toISOString()
+  try {
     const posted = await octokit.rest.issues.createComment({
       owner,
       repo,
       issue_number: number,
-      body: PART_TEXT,
+      body: `${PART_TEXT}\n${marker}`,
       request: { signal }
     })
-    const line = signPromptPart({ key, place, commentId: posted.data.id }, part)
-    await octokit.rest.issues.updateComment({
+    return posted.data.id
+  } catch (error) {
+    if (!mayHaveWritten(error) || signal.aborted) throw error
+    const listed = await octokit.rest.issues.listComments({
       owner,
       repo,
-      comment_id: posted.data.id,
-      body: `${line}\n${PART_TEXT}`,
+      issue_number: number,
+      since,
+      per_page: 100,
       request: { signal }
     })
-    ids.push(posted.data.id)
+    const found = listed.data.find((comment) => (comment.body ?? '').includes(marker))
+    if (!found) throw error
+    return found.id
   }
-  const { prompt: _prompt, ...rest } = record
-  return { ...rest, promptParts: ids, promptDigest: packed.digest }
 }
 
 /**

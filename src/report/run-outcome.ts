@@ -92,6 +92,11 @@ export type RunOutcome =
       notBefore: string | null
       /** The run was to follow its job (wait true): the step fails, as when the timeout runs out. */
       wait: boolean
+      /**
+       * Its record could not be written (run/hand-over.ts): no reporting run will make the job, so the
+       * request is not kept, the step fails, and the words say to ask again.
+       */
+      unkept?: boolean
     })
   | (KnownJob & {
       ending: 'timeout'

@@ -69,6 +69,8 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
     case 'created':
       return open(outcome.handedOver && jobId ? summaryNext : null)
     case 'queued':
+      // Not kept (its record could not be written): nothing will create it, so the reply says to ask again.
+      if (outcome.unkept) return { next: null, askForMore: startsNew('this request was not kept'), keeps: null }
       // No job yet: the reporting run that creates it writes the thread's record, and then this reply.
       return { next: QUEUED_HERE, askForMore: null, keeps: null }
     case 'timeout':

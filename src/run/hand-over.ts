@@ -84,6 +84,8 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
  */
 export function markHandedOver(handOver: HandOver, reporterKnown: boolean, left: HandOverLeft | undefined): RunOutcome {
   const { outcome } = handOver
+  // A queued create is kept only by its record: without one, nothing makes the job.
+  if (outcome.ending === 'queued') return left === 'unrecorded' ? { ...outcome, unkept: true } : outcome
   if (!left || (outcome.ending !== 'created' && outcome.ending !== 'timeout')) return outcome
   return { ...outcome, handedOver: { reporterKnown, ...(left === 'unrecorded' ? { unrecorded: true } : {}) } }
 }
@@ -197,8 +199,11 @@ export async function handOverJob(handOver: HandOver): Promise<HandOverLeft | un
     else
       log.warning(
         `Could not leave the record of ${what} for a reporting run: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
-          'Its ending is not reported.' +
-          (record.thread ? ' The reply on the thread says so, and how to follow the job instead.' : '')
+          (record.state === 'queued'
+            ? 'The request is not kept: no run will create its job.' +
+              (record.thread ? ' The reply on the thread says so, and to ask again.' : '')
+            : 'Its ending is not reported.' +
+              (record.thread ? ' The reply on the thread says so, and how to follow the job instead.' : ''))
       )
   } finally {
     limit.clear()

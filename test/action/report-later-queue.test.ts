@@ -420,3 +420,60 @@ function japanese(length: number): string {
   }
   return text
 }
+
+describe.concurrent('a queued request whose record GitHub fails to write', () => {
+  const GITHUB_502 = { status: 502, message: 'Server Error' }
+  const queuedRecordEdit = (req: { body?: { body?: unknown } }) =>
+    String(req.body?.body ?? '').includes('⏳ Queued: the request')
+
+  it(
+    'refused both times: the request is said NOT kept in the reply, the summary and the log, the step fails, and no reporting run makes it',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('1') })
+      const github = await standInGitHub(test, {
+        faults: { 'comment-update': { ...GITHUB_502, when: queuedRecordEdit } }
+      })
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const asked = await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      expect(asked.code).toBe(1)
+      expect(asked.stdout).toContain('so the request is NOT kept: no job will be created for it')
+      expect(asked.stdout).not.toContain('queued, not lost')
+      expect(heading(asked.summary)).toContain(
+        'Failed: the rate limit refused the create, and the request was not kept'
+      )
+      const reply = replyOf(github)
+      expect(reply?.body).toContain('so the request is NOT kept')
+      expect(reply?.body).not.toContain('queued, not lost')
+      expect(reply?.body).toContain('To ask again, comment `/docs <instruction>` here')
+      expect(records(service, github)).toHaveLength(0)
+
+      await sleep(1100)
+      const later = await report(service, github, '6101')
+      expect(later.code).toBe(0)
+      expect(service.created).toBe(0)
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    'made despite its 502 both times: the record is read back and kept, the reply says queued, and one job is made',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce('1') })
+      const github = await standInGitHub(test, {
+        faults: { 'comment-update': { ...GITHUB_502, made: true, times: 2, when: queuedRecordEdit } }
+      })
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const asked = await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      expect(asked.code).toBe(0)
+      expect(asked.outputs.status).toBe('queued')
+      expect(replyOf(github)?.body).toContain('the request is queued, not lost')
+      expect(records(service, github)).toHaveLength(1)
+
+      await sleep(1100)
+      const made = await report(service, github, '6102')
+      expect(made.code).toBe(0)
+      expect(service.created).toBe(1)
+    },
+    SEVERAL_RUNS_MS
+  )
+})
