@@ -393,7 +393,18 @@ async function reportQueued(
   deadline: Deadline
 ): Promise<ReadJob> {
   const asked = { prLink: null, thread: indexed.record.thread?.number ?? null, commit: indexed.record.commit ?? null }
-  const result = await createQueued(place, services.creator, indexed, deadline)
+  let result: Awaited<ReturnType<typeof createQueued>>
+  try {
+    result = await createQueued(place, services.creator, indexed, deadline)
+  } catch (error) {
+    // A GitHub write of the queued path that failed (a 5xx): one record's, not the run's; the others are told.
+    if (place.signal.aborted || error instanceof ActionError) throw error
+    log.warning(
+      `Could not finish the queued request of record ${indexed.commentId}: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
+        'Its record stays in the index, for a later reporting run.'
+    )
+    return { id: '', status: 'queued', ...asked, outcome: 'unfinished' }
+  }
   if ('queued' in result) return { id: '', status: 'queued', ...asked, outcome: 'queued' }
   if ('told' in result) return { id: '', status: 'not created', ...asked, outcome: result.told }
   return { id: result.made, status: result.status, ...asked, outcome: 'working' }

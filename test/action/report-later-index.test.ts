@@ -333,6 +333,79 @@ describe.concurrent('the index issue is a dashboard', () => {
   )
 
   it(
+    'a hand-over turns the workflow on when the index says on but a failed switch left it off, and its job is told',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      let armed = false
+      const when = () => armed
+      const github = await standInGitHub(test, {
+        ...WORKFLOWS,
+        faults: {
+          // "off" not written, and turning it on again answered 502 twice: the body says on, the workflow is off.
+          'issue-update': { status: 502, message: 'Server Error', when, times: 1 },
+          'workflow-enable': { status: 502, message: 'Server Error', when, times: 2 }
+        }
+      })
+      await report(service, github, '6a01')
+      const first = await handOver(service, github)
+      finish(service, first.outputs.jobId)
+      armed = true
+      const told = await report(service, github, '6a02')
+      armed = false
+      expect(told.code).toBe(0)
+
+      expect(reported(told).map((j) => j.id)).toEqual([first.outputs.jobId])
+      expect(told.stdout).not.toContain('failed unexpectedly')
+      expect(workflowState(github)).toBe('disabled_manually')
+      expect(indexIssue(github).body).toContain('🟢 on')
+
+      const from = github.requests.length
+      // Another thread: #12 keeps the first job, and a request there is its follow-up.
+      const asked = await handOver(service, github, 14)
+      expect(asked.code).toBe(0)
+      expect(requestsSince(github, from)).toContain(`PUT /repos/${REPO}/actions/workflows/report-later.yml/enable`)
+      expect(workflowState(github)).toBe('active')
+      finish(service, asked.outputs.jobId)
+      const later = await report(service, github, '6a03')
+      expect(reported(later).map((j) => j.id)).toEqual([asked.outputs.jobId])
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
+    "a record's final edit GitHub made despite its 502 is read back: the run that told it lists it, the next lists it not",
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      let armed = false
+      const github = await standInGitHub(test, {
+        ...WORKFLOWS,
+        faults: {
+          'comment-update': {
+            status: 502,
+            message: 'Server Error',
+            made: true,
+            times: 1,
+            when: (req) => armed && String(req.body?.body).includes('Told')
+          }
+        }
+      })
+      await report(service, github, '6b01')
+      const asked = await handOver(service, github)
+      finish(service, asked.outputs.jobId)
+      armed = true
+      const told = await report(service, github, '6b02')
+      expect(told.code).toBe(0)
+      expect(github.madeDespiteFault).toHaveLength(1)
+      expect(reported(told).map((j) => j.id)).toEqual([asked.outputs.jobId])
+      expect(told.stdout).not.toContain('Could not tell all of the ending')
+      expect(indexIssue(github).records).toEqual([])
+      const next = await report(service, github, '6b03')
+      expect(reported(next)).toEqual([])
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
     'a told record whose dashboard edit failed stays final, and the next run lists its ending once and deletes it',
     async (test) => {
       const service = await standIn(test, WORKS_ON)
