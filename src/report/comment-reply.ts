@@ -190,13 +190,44 @@ export function startCommentReplies(
       const told = describeThreadEnding(outcome, request.trigger, describeEnding(outcome).next)
       record.know(outcome.jobId, told.keeps)
       await reply.finish(
-        async (thread) =>
-          writeOutcomeReply(outcome, { ...thread, routed, elapsedMs, pullRequest: await pullRequest, told }),
+        async (thread) => {
+          const body = writeOutcomeReply(outcome, {
+            ...thread,
+            routed,
+            elapsedMs,
+            pullRequest: await pullRequest,
+            told
+          })
+          // A queued request's record is written before this reply's last edit: a reporting run may have
+          // made its job and told it here meanwhile, and its words (and the thread's record) stand.
+          if (outcome.ending !== 'queued' || outcome.unkept || reply.id === undefined) return body
+          return (await readTakenOver(thread.octokit, comment, reply.id)) ?? body
+        },
         opened,
         bound
       )
       if (!reply.finalShown && record.jobId()) log.warning(describeUnrecordedEnding(where, record, request.trigger))
     }
+  }
+}
+
+/**
+ * The reply's body when a reporting run has written it (it holds the thread's signed record of a job,
+ * which a queued request's own reply never does); null when it has not, or it cannot be read.
+ */
+async function readTakenOver(octokit: Octokit, comment: TriggeringComment, id: number): Promise<string | null> {
+  const [owner, repo] = comment.repository.split('/')
+  try {
+    const read = await octokit.rest.issues.getComment({
+      owner,
+      repo,
+      comment_id: id,
+      request: { signal: AbortSignal.timeout(REPLY_CALL_MS) }
+    })
+    const body = read.data.body ?? ''
+    return body.includes('<!-- docs-agent-record: thread ') ? body : null
+  } catch {
+    return null
   }
 }
 

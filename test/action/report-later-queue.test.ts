@@ -477,3 +477,30 @@ describe.concurrent('a queued request whose record GitHub fails to write', () =>
     SEVERAL_RUNS_MS
   )
 })
+
+describe.concurrent('a queued job a reporting run makes before the queuing run has ended', () => {
+  it(
+    'keeps the reporting run\'s words on the reply: the queuing run\'s last edit does not put back "queued"',
+    async (test) => {
+      const service = await standIn(test, { ...WORKS_ON, faults: rateLimitedOnce() })
+      // The queuing run's reads of the index are slow: the one after its record is written gives a
+      // reporting run the time to make the job and write the reply before the queuing run's last edit.
+      const github = await standInGitHub(test, { delays: { 'issue-get': { ms: 4000, times: 1 } } })
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const asking = startAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      const queuedThere = () => github.allComments.some((c) => c.body.includes('⏳ Queued: the request'))
+      for (let waited = 0; !queuedThere() && waited < 20_000; waited += 50) await sleep(50)
+      expect(queuedThere()).toBe(true)
+      const made = await report(service, github, '6103')
+      expect(made.code).toBe(0)
+      expect(service.created).toBe(1)
+      const asked = await asking.done
+      expect(asked.code).toBe(0)
+      const reply = replyOf(github)
+      expect(reply?.body).not.toContain('queued, not lost')
+      expect(reply?.body).toContain('<!-- docs-agent-record: thread ')
+      expect(reply?.body).toContain('/actions/runs/6103')
+    },
+    SEVERAL_RUNS_MS
+  )
+})
