@@ -201,7 +201,7 @@ export function startCommentReplies(
           // A queued request's record is written before this reply's last edit: a reporting run may have
           // made its job and told it here meanwhile, and its words (and the thread's record) stand.
           if (outcome.ending !== 'queued' || outcome.unkept || reply.id === undefined) return body
-          return (await readTakenOver(thread.octokit, comment, reply.id)) ?? body
+          return (await readTakenOver(thread.octokit, comment, reply.id, thread.runUrl)) ?? body
         },
         opened,
         bound
@@ -213,9 +213,15 @@ export function startCommentReplies(
 
 /**
  * The reply's body when a reporting run has written it (it holds the thread's signed record of a job,
- * which a queued request's own reply never does); null when it has not, or it cannot be read.
+ * which a queued request's own reply never does, or no longer links this run); null when it has not,
+ * or it cannot be read.
  */
-async function readTakenOver(octokit: Octokit, comment: TriggeringComment, id: number): Promise<string | null> {
+async function readTakenOver(
+  octokit: Octokit,
+  comment: TriggeringComment,
+  id: number,
+  runUrl: string
+): Promise<string | null> {
   const [owner, repo] = comment.repository.split('/')
   try {
     const read = await octokit.rest.issues.getComment({
@@ -225,7 +231,7 @@ async function readTakenOver(octokit: Octokit, comment: TriggeringComment, id: n
       request: { signal: AbortSignal.timeout(REPLY_CALL_MS) }
     })
     const body = read.data.body ?? ''
-    return body.includes('<!-- docs-agent-record: thread ') ? body : null
+    return body && (body.includes('<!-- docs-agent-record: thread ') || !body.includes(`](${runUrl})`)) ? body : null
   } catch {
     return null
   }
