@@ -8,7 +8,7 @@
 // host, the repository, the pull request's number, the project and the job id) and also the group and
 // the mark: the last commit whose changes the group's job was given. So a copied label or marker,
 // another project's, or another group's, routes nothing, and the mark cannot be moved without the key.
-import { createHmac } from 'node:crypto'
+import { signFields } from '../safety/sign-fields.js'
 import { sha } from '../github/json-shape.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import { isJobId } from '../safety/job-id.js'
@@ -37,9 +37,7 @@ export interface GroupMark {
 
 /** The signature of a group marker: HMAC-SHA256 under HMAC(apiKey, "docs-agent-group-v1"). */
 export function groupSignature({ apiKey }: NoteKey, place: NotePlace, { jobId, group, mark }: GroupMark): string {
-  const key = createHmac('sha256', apiKey).update(GROUP_VERSION).digest()
-  const covered = JSON.stringify([
-    GROUP_VERSION,
+  return signFields(apiKey, GROUP_VERSION, [
     place.host.toLowerCase(),
     `${place.pr.owner}/${place.pr.repo}`.toLowerCase(),
     place.pr.number,
@@ -48,7 +46,6 @@ export function groupSignature({ apiKey }: NoteKey, place: NotePlace, { jobId, g
     group,
     mark
   ])
-  return createHmac('sha256', key).update(covered).digest('base64url')
 }
 
 /** The hidden marker that makes a pull request the group's, signed for its place. */

@@ -6,7 +6,7 @@
 // is made (its number is in the signature). A label put on another issue, or the body copied into
 // one, makes no index: without the key nobody signs a marker, and a marker verifies in its own issue
 // only. What the signature proves is in docs/security.md.
-import { createHmac } from 'node:crypto'
+import { signFields } from '../safety/sign-fields.js'
 import { asArray, asObject, count, sha, text } from '../github/json-shape.js'
 import { sameText } from '../github/note-place.js'
 import { pullRequestLink } from '../service/pull-request-link.js'
@@ -100,9 +100,7 @@ export function looksLikeIndex(body: string): boolean {
 }
 
 function markerSignature({ key, host, repository, issue, projectId }: IndexAddress, encoded: string): string {
-  const markerKey = createHmac('sha256', key.apiKey).update(VERSION).digest()
-  const covered = JSON.stringify([VERSION, host.toLowerCase(), repository.toLowerCase(), issue, projectId, encoded])
-  return createHmac('sha256', markerKey).update(covered).digest('base64url')
+  return signFields(key.apiKey, VERSION, [host.toLowerCase(), repository.toLowerCase(), issue, projectId, encoded])
 }
 
 function decodeState(encoded: string): IndexState | null {

@@ -6,7 +6,7 @@
 // comment that holds it does not matter, and is not guessed: a marker written without the key, copied
 // to another pull request or repository, or left for another project, names no job here. What the
 // signature proves, and what it does not, is in docs/security.md.
-import { createHmac } from 'node:crypto'
+import { signFields } from '../safety/sign-fields.js'
 import { listCommentsOldestFirst } from '../github/comment-pages.js'
 import type { GitHubReader } from '../github/reader.js'
 import type { Permission } from '../github/read-failure.js'
@@ -32,16 +32,13 @@ const { maxPages } = AGENT_PULL_REQUEST_READS
  * project and the job id. Names are compared as GitHub does, whatever their case.
  */
 export function noteSignature({ apiKey }: NoteKey, place: NotePlace, jobId: string): string {
-  const noteKey = createHmac('sha256', apiKey).update(NOTE_VERSION).digest()
-  const covered = JSON.stringify([
-    NOTE_VERSION,
+  return signFields(apiKey, NOTE_VERSION, [
     place.host.toLowerCase(),
     `${place.pr.owner}/${place.pr.repo}`.toLowerCase(),
     place.pr.number,
     place.projectId,
     jobId
   ])
-  return createHmac('sha256', noteKey).update(covered).digest('base64url')
 }
 
 /** The hidden marker that names the job in the action's note, signed for its place. */

@@ -5,7 +5,7 @@
 // The action posts a comment first, then edits the record in with that comment's id: a copy re-posted
 // by anyone (another comment, so another id) verifies for nothing, so the action never trusts, nor
 // edits, another author's comment. What the signature proves is in docs/security.md.
-import { createHmac } from 'node:crypto'
+import { signFields } from '../safety/sign-fields.js'
 import { asObject, count, sha, text } from '../github/json-shape.js'
 import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } from '../github/comment-pages.js'
 import type { GitHubReader } from '../github/reader.js'
@@ -177,9 +177,7 @@ export async function findNewestRecord(
  * payload. Names are compared as GitHub does, whatever their case.
  */
 function recordSignature({ key, place, kind, commentId }: RecordAddress, encoded: string) {
-  const recordKey = createHmac('sha256', key.apiKey).update(VERSION).digest()
-  const covered = JSON.stringify([
-    VERSION,
+  return signFields(key.apiKey, VERSION, [
     place.host.toLowerCase(),
     `${place.thread.owner}/${place.thread.repo}`.toLowerCase(),
     place.thread.number,
@@ -188,7 +186,6 @@ function recordSignature({ key, place, kind, commentId }: RecordAddress, encoded
     commentId,
     encoded
   ])
-  return createHmac('sha256', recordKey).update(covered).digest('base64url')
 }
 
 /** The payload, checked field by field; null when it is not a version 1 record of the right shape. */
