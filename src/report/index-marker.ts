@@ -6,7 +6,7 @@
 // is made (its number is in the signature). A label put on another issue, or the body copied into
 // one, makes no index: without the key nobody signs a marker, and a marker verifies in its own issue
 // only. What the signature proves is in docs/security.md.
-import { signFields } from '../safety/sign-fields.js'
+import { decodePayload, encodePayload, signFields } from '../safety/sign-fields.js'
 import { asArray, asObject, count, sha, text } from '../github/json-shape.js'
 import { sameText } from '../github/note-place.js'
 import { pullRequestLink } from '../service/pull-request-link.js'
@@ -80,7 +80,7 @@ const LINE = /<!-- docs-agent-index: ([A-Za-z0-9_-]{1,60000}) v1\.([A-Za-z0-9_-]
 /** The hidden line that holds `state`, signed for the index at `address`. */
 export function signIndexMarker(address: IndexAddress, state: IndexState): string {
   const bounded = { ...state, open: state.open.slice(0, MAX_OPEN_SHOWN), recent: state.recent.slice(0, MAX_RECENT) }
-  const encoded = Buffer.from(JSON.stringify({ v: 1, ...bounded })).toString('base64url')
+  const encoded = encodePayload(bounded)
   return `<!-- docs-agent-index: ${encoded} v1.${markerSignature(address, encoded)} -->`
 }
 
@@ -104,13 +104,7 @@ function markerSignature({ key, host, repository, issue, projectId }: IndexAddre
 }
 
 function decodeState(encoded: string): IndexState | null {
-  let value: unknown
-  try {
-    value = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'))
-  } catch {
-    return null
-  }
-  const raw = asObject(value)
+  const raw = asObject(decodePayload(encoded))
   if (raw.v !== 1) return null
   const workflow = text(raw.workflow)
   return {

@@ -5,7 +5,7 @@
 // The action posts a comment first, then edits the record in with that comment's id: a copy re-posted
 // by anyone (another comment, so another id) verifies for nothing, so the action never trusts, nor
 // edits, another author's comment. What the signature proves is in docs/security.md.
-import { signFields } from '../safety/sign-fields.js'
+import { decodePayload as decodeJson, encodePayload, signFields } from '../safety/sign-fields.js'
 import { asObject, count, sha, text } from '../github/json-shape.js'
 import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } from '../github/comment-pages.js'
 import type { GitHubReader } from '../github/reader.js'
@@ -106,7 +106,7 @@ const LINE = new RegExp(
  * neither the API key nor the key it is signed with.
  */
 export function signRecord(address: RecordAddress, payload: RecordPayload): string {
-  const encoded = Buffer.from(JSON.stringify({ v: 1, ...payload })).toString('base64url')
+  const encoded = encodePayload(payload)
   return `<!-- docs-agent-record: ${address.kind} ${encoded} v1.${recordSignature(address, encoded)} -->`
 }
 
@@ -190,13 +190,7 @@ function recordSignature({ key, place, kind, commentId }: RecordAddress, encoded
 
 /** The payload, checked field by field; null when it is not a version 1 record of the right shape. */
 function decodePayload(encoded: string): RecordPayload | null {
-  let value: unknown
-  try {
-    value = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'))
-  } catch {
-    return null
-  }
-  const raw = asObject(value)
+  const raw = asObject(decodeJson(encoded))
   const state = STATES.find((s) => s === raw.state)
   const job = text(raw.job)
   if (raw.v !== 1 || !state || (job === '' ? state !== 'queued' : !isJobId(job))) return null
