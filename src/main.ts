@@ -8,7 +8,7 @@ import { log } from './runtime/log.js'
 
 // The run: the key masked before anything can print it, the runner's environment and event file read
 // once (every stage takes that value), then the mode this run is. A mode is one
-// small file in src/modes/ telling its story over the shared stages of src/run/ (as actions/cache's
+// small file in src/modes/ telling its story over the stages of the feature folders (as actions/cache's
 // restoreOnly.ts over restoreImpl.ts): a new mode is a member of Mode, its case below, and its file.
 
 /**

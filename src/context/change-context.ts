@@ -1,11 +1,11 @@
 // The context section for the agent: what the event is, and what changed, read from the event and
 // GitHub's API before the create. It may cost the create a few requests and at most a few seconds,
 // and it never stops the create: whatever goes wrong is a warning, and a thinner section.
-import { Input } from '../inputs/action-names.js'
+import { Input } from '../kernel/action-names.js'
 import { blankCredentials, type Blanked } from '../safety/credentials.js'
 import { GitHubReader, READ_LIMITS, UNUSABLE_API_URL, type ReadLimits } from '../github/reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered, type SinceCover } from './gather-session.js'
-import { gatherSinceMark } from './since-mark.js'
+import { gatherSinceMark } from '../group/since-mark.js'
 import { gatherIssueComment } from './issue-comment.js'
 import { gatherIssue } from './issue.js'
 import { sha } from '../github/json-shape.js'

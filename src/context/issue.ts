@@ -1,5 +1,5 @@
 // An issue labelled (or opened with the label) to ask for docs: the request itself, the issue's title
-// and body, is in the prompt (request/label-request.ts), so the context says only where it is and
+// and body, is in the prompt (thread/label-request.ts), so the context says only where it is and
 // who asked.
 import type { Gathered, Gathering } from './gather-session.js'
 import { login } from '../github/json-shape.js'

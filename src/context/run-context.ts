@@ -109,7 +109,7 @@ export async function blankInstruction(
   instruction: string,
   /** Blanked already, in the review comment's diff hunk (hunkBlanker). */
   inHunk: Blanked[] = [],
-  /** A label's request is the thread it was put on (request/label-request.ts), not a comment. */
+  /** A label's request is the thread it was put on (thread/label-request.ts), not a comment. */
   from: "comment's instruction" | 'labelled thread' = "comment's instruction"
 ): Promise<{ text: string; blanked: Blanked[] }> {
   const { blankCredentialsInText } = await import('../safety/credentials.js')

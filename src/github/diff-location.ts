@@ -1,5 +1,5 @@
 // Where a review comment sits in a pull request's diff, as the event's `comment` gives it (outside
-// text): read once with the runner's event (event.ts); request/review-location.ts words it for the agent.
+// text): read once with the runner's event (event.ts); thread/review-location.ts words it for the agent.
 import type { JsonObject } from './json-shape.js'
 
 /** Where a review comment is, as the event gives it (outside text). */

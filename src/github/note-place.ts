@@ -1,8 +1,8 @@
 // Where a signed note is, and the primitives its signature is made and checked with: the note's place
 // (this GitHub's host, the pull request, the project), the key's shape, ids percent-encoded for a
 // marker, signatures compared in constant time, a prLink read as a pull request on this GitHub, and
-// the reader the notes are read with. The agent's pull request's note (request/agent-pull-request.ts),
-// a thread's records (request/signed-record.ts) and the group's markers (group/) are all built on them.
+// the reader the notes are read with. The agent's pull request's note (thread/agent-pull-request.ts),
+// a thread's records (github/signed-record.ts) and the group's markers (group/) are all built on them.
 import { timingSafeEqual } from 'node:crypto'
 import type { GitHubReader, ReadLimits } from './reader.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from './pull-request-details.js'

@@ -1,6 +1,6 @@
 // What a run with a group leaves on GitHub once it has ended: the group's mark moved on the docs pull
 // request's note (only after a delivered message, and only forward: a create's note carries its mark
-// from the start, see report/agent-note.ts), the label that lets later runs find the pull request, the one
+// from the start, see thread/agent-note.ts), the label that lets later runs find the pull request, the one
 // comment on a code pull request that shows its docs, and the word on the docs pull request when the
 // code pull request closes. Each GitHub call is bounded and tried once more after a failure GitHub may
 // not repeat; none fails the step: what could not be written is a warning that names the pull request
@@ -24,8 +24,8 @@ import type { Octokit } from '../github/octokit.js'
 import { ReadFailure } from '../github/read-failure.js'
 import { writeTwice } from '../github/post-note.js'
 import { describeWriteFailure } from '../github/write-failure.js'
-import { WRITE_ACCESS } from '../inputs/write-access.js'
-import { Input } from '../inputs/action-names.js'
+import { WRITE_ACCESS } from '../kernel/write-access.js'
+import { Input } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './group-status.js'

@@ -13,7 +13,7 @@ import type { GroupKeys } from './group-lookup.js'
 
 type Keys = Pick<GroupKeys, 'apiKey' | 'projectId'>
 
-/** A group's name, as the group input takes it (inputs/group-settings.ts), then the signature. */
+/** A group's name, as the group input takes it (group/group-settings.ts), then the signature. */
 const STATUS_MARKER = /<!-- docs-agent-group-status: ([A-Za-z0-9][A-Za-z0-9._-]{0,38}) s1\.([A-Za-z0-9_-]{1,100}) -->/g
 
 /**

@@ -1,7 +1,7 @@
 // The one comment on a code pull request that shows its docs, for a group: which docs pull request,
 // which job, and up to which commit the docs were told of. Kept showing the newest status while the
 // run goes (github/live-comment.ts), and found again on later runs.
-import { WRITE_ACCESS } from '../inputs/write-access.js'
+import { WRITE_ACCESS } from '../kernel/write-access.js'
 import { codePullRequestOf } from './group-job.js'
 import { groupStatusMarker, statusSignature } from './group-status-marker.js'
 import { groupWasRead, type GroupKeys, type GroupRun } from './group-lookup.js'
@@ -16,7 +16,7 @@ import type { GitHubRun } from '../github/session.js'
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
 
 /**
- * What the group's record reads of how the run ended: the run's RunOutcome (report/run-outcome.ts)
+ * What the group's record reads of how the run ended: the run's RunOutcome (kernel/run-outcome.ts)
  * carries all of it, and is passed as it is.
  */
 export interface GroupEnding {

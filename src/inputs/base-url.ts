@@ -1,7 +1,7 @@
 // The service's address (the baseUrl input), checked before the key is ever sent to it: a URL, with
 // no credentials, query or fragment in it, over https (plain http only to this machine, for local
 // testing), and not already ending in the API's own path.
-import { Input } from './action-names.js'
+import { Input } from '../kernel/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
 

@@ -1,5 +1,5 @@
 // The two inputs that shape the context, checked before anything is sent.
-import { Input } from './action-names.js'
+import { Input } from '../kernel/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 
 /** `none`: the prompt alone; `changes`: and what changed; `diff`: and the diff hunks too. */

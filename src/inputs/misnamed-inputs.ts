@@ -1,4 +1,4 @@
-import { Input } from './action-names.js'
+import { Input } from '../kernel/action-names.js'
 
 // The runner hands each `with:` entry to the action as INPUT_<name upper-cased, spaces to _>, known
 // to action.yml or not; it only warns, in its own words, about a name action.yml lacks. A name

@@ -4,7 +4,7 @@
 // elsewhere on the runner (`..`, an absolute path, a symbolic link) is refused before anything is sent.
 import { lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep, win32 } from 'node:path'
-import { Input } from './action-names.js'
+import { Input } from '../kernel/action-names.js'
 import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
 

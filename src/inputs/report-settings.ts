@@ -2,8 +2,8 @@
 // service's access, the token for GitHub, and the trigger its notes name.
 import * as core from '@actions/core'
 import type { Runner } from '../github/runner.js'
-import { Input } from './action-names.js'
-import { readNoteTrigger } from './comment-settings.js'
+import { Input } from '../kernel/action-names.js'
+import { readNoteTrigger } from '../kernel/comment-settings.js'
 import { describeMisnamed, misnamedInputs } from './misnamed-inputs.js'
 import { readServiceAccess, type Settings } from './settings.js'
 import { ActionError } from '../runtime/errors.js'

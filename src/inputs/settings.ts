@@ -3,10 +3,10 @@ import { parseContextLimit, parseContextMode, type ContextMode } from './context
 import { eventNameOf, isCommentEvent } from '../github/event.js'
 import { readRunner, type Runner } from '../github/runner.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
-import { readCommentSettings, readNoteTrigger, type CommentSettings } from './comment-settings.js'
-import { Input } from './action-names.js'
+import { readCommentSettings, readNoteTrigger, type CommentSettings } from '../kernel/comment-settings.js'
+import { Input } from '../kernel/action-names.js'
 import { readBaseUrl } from './base-url.js'
-import { readDocsRepository, readGroupSettings, type GroupSettings } from './group-settings.js'
+import { readDocsRepository, readGroupSettings, type GroupSettings } from '../group/group-settings.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
@@ -19,7 +19,7 @@ import { hasControlCharacter, neutralise } from '../safety/neutralise.js'
 
 /**
  * Everything a run needs, read and checked once, before the first request is sent; nothing changes
- * it afterwards (where the request goes is decided apart, as a Route: request/route.ts).
+ * it afterwards (where the request goes is decided apart, as a Route: follow/route.ts).
  */
 export type Settings = Readonly<SettingsFields>
 

@@ -1,7 +1,7 @@
 // The two numbers that decide how long the step may take and how often it reads the job, said when
 // the step starts: a timeout meant as minutes and written as a bare number (read as seconds) shows
 // in the first lines of the log, not half a minute later when it runs out.
-import { Input } from './action-names.js'
+import { Input } from '../kernel/action-names.js'
 import { formatDuration } from '../runtime/duration.js'
 
 /** A bare number of seconds under a minute is more often minutes meant than seconds. */

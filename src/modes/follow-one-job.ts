@@ -1,4 +1,4 @@
-import { decideRoute, routedGroup, type Route } from '../request/route.js'
+import { decideRoute, routedGroup, type Route } from '../follow/route.js'
 import {
   describeSettings,
   readFirstInputs,
@@ -11,12 +11,12 @@ import { openGitHubSession, type GitHubSession } from '../github/session.js'
 import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'
 import { preparePrompt, type Prepared } from '../prompt/assemble.js'
-import type { RunOutcome } from '../report/run-ending.js'
-import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../run/comment-ask.js'
-import { JobTracker } from '../run/job-tracker.js'
-import { sendAndFollow } from '../run/send-and-follow.js'
-import { tellEndingAtOnce, failedOutcome, tellEnding } from '../run/tell-ending.js'
-import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../run/group-stage.js'
+import type { RunOutcome } from '../ending/run-ending.js'
+import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../thread/comment-ask.js'
+import { JobTracker } from '../follow/job-tracker.js'
+import { sendAndFollow } from '../follow/send-and-follow.js'
+import { tellEndingAtOnce, failedOutcome, tellEnding } from '../follow/tell-ending.js'
+import { holdGroupRun, holdUnreadContext, showGroupOnCodePullRequest } from '../group/group-stage.js'
 import type { GroupStatusComment } from '../group/group-status.js'
 import { CANCEL_GRACE_MS, watchForCancel, type CancelWatch } from '../runtime/cancel.js'
 import { startDeadline, type Deadline } from '../runtime/deadline.js'
@@ -26,7 +26,7 @@ import type { ModeStart } from './mode-start.js'
 
 // The mode that follows one job (every run before there were modes): told in the order it happens,
 // the comment that asked (if one did), the inputs, where the request goes, the prompt with its
-// context, then the create (or the follow-up message) and the following. Each stage (src/run/)
+// context, then the create (or the follow-up message) and the following. Each stage (in its feature's folder)
 // returns a value the next ones take; the ending is told at once in one place (a cancel's forced exit
 // shares it, once), then told in the summary, the reply and the note, with what the stages returned
 // as far as the run got.
@@ -49,8 +49,8 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   try {
     // Loaded now, after the create: the run's first request waits for neither (docs/benchmark.md).
     const [{ claimRecordsOfJob }, { handOverJob, knowsReportingRun, markHandedOver }] = await Promise.all([
-      import('../run/settle-records.js'),
-      import('../run/hand-over.js')
+      import('../hand-over/settle-records.js'),
+      import('../hand-over/hand-over.js')
     ])
     // Told under the same cancel handling as the rest of the run: a signal now must not kill the
     // step before the summary, the reply and the note are written. A job an earlier run handed over
@@ -191,7 +191,7 @@ async function fromTheRoute(run: FollowRun, routed: Routed): Promise<Ended> {
 /** A group's run about to create beside the group's handed-over job still working is held; loaded for a group only. */
 async function holdForHandedOverGroupJob(routed: Routed, run: FollowRun): Promise<RunOutcome | null> {
   if (!routedGroup(routed.route)) return null
-  const { holdForHandedOverJob } = await import('../run/group-handed-over.js')
+  const { holdForHandedOverJob } = await import('../hand-over/group-handed-over.js')
   return holdForHandedOverJob(routed.route, routed, routed.deadline.signal, run)
 }
 

@@ -1,9 +1,9 @@
 // The reporting mode (`report: pending`): creates nothing; tells the ending of each job earlier runs
-// handed over (run/report-jobs.ts), then one summary and the `reported` output. Bounded: at most
+// handed over (hand-over/report-jobs.ts), then one summary and the `reported` output. Bounded: at most
 // REPORT_JOBS_PER_RUN jobs, within REPORT_RUN_MS; a cancel leaves every record open or final.
 import { readReportSettings } from '../inputs/report-settings.js'
-import { setReportedOutput, writeReportingSummary } from '../report/reporting-summary.js'
-import { REPORT_JOBS_PER_RUN, reportJobs } from '../run/report-jobs.js'
+import { setReportedOutput, writeReportingSummary } from '../hand-over/reporting-summary.js'
+import { REPORT_JOBS_PER_RUN, reportJobs } from '../hand-over/report-jobs.js'
 import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
 import { startDeadline } from '../runtime/deadline.js'
 import { ServicePolicy } from '../service/service-policy.js'
@@ -16,7 +16,7 @@ import { openGitHubSession } from '../github/session.js'
 
 /**
  * How long a reporting run may take: each job costs a read and a few GitHub writes, each bounded;
- * less than the claim's lease (run/report-job.ts CLAIM_LEASE_MS), so a live claim is never taken over.
+ * less than the claim's lease (hand-over/report-job.ts CLAIM_LEASE_MS), so a live claim is never taken over.
  */
 export const REPORT_RUN_MS = 10 * 60_000
 

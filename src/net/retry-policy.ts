@@ -1,6 +1,6 @@
 // How a wait after a failure is measured, whoever waits: the backoff and the Retry-After header.
 // The numbers each stage waits by live beside its code (service/service-policy.ts, runtime/cancel.ts,
-// github/reader.ts, github/pull-request-details.ts, report/comment-reply.ts, github/ending-bound.ts);
+// github/reader.ts, github/pull-request-details.ts, thread/comment-reply.ts, github/ending-bound.ts);
 // docs/retries-and-timeouts.md gathers them for a reader.
 
 /** A source of numbers in [0, 1): Math.random in a run, a fixed sequence in a test. */

@@ -5,7 +5,7 @@
 import * as core from '@actions/core'
 import { describeBlanked, type Blanked } from '../safety/credentials/blanked.js'
 import type { ChangeContext } from '../context/change-context.js'
-import { Output } from '../inputs/action-names.js'
+import { Output } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 
@@ -94,7 +94,7 @@ export function whatLeavesHtml(what: WhatLeaves, escape: (text: string) => strin
       `Files that hold credentials by convention, named without their diff: ${what.secretFiles.length} (${shown}${more}).`
     )
   }
-  // The exact prompt of a dry run is report/summary.ts's to show, within the summary's size limit.
+  // The exact prompt of a dry run is ending/summary.ts's to show, within the summary's size limit.
   // Folded, with its first line as its title: a reader who wants more opens it.
   const title = what.dryRun
     ? 'What would leave the repository'

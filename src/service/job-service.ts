@@ -48,7 +48,7 @@ export interface WriteHooks {
   /**
    * Asked when the rate limit refused a write (429), before it is waited out: `outOfTime` when no try
    * is left, or the service's wait is longer than the time left. True keeps the write for later (a
-   * queued create, run/hand-over.ts): it is given up now, not taken, and the runner is not held.
+   * queued create, hand-over/hand-over.ts): it is given up now, not taken, and the runner is not held.
    */
   keepForLater?: (failure: ServiceError, outOfTime: boolean) => Promise<boolean>
 }

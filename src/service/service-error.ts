@@ -2,7 +2,7 @@
 // what happened (its status, a neutralised excerpt of the answer, the transport's reason), and what
 // kind of wrong, which decides whether the request is asked again and how the run ends (see
 // job-service.ts and follow-job.ts). The sentences a user reads are worded from it in one place,
-// report/service-failure-words.ts: this layer says what happened, never how to tell it.
+// ending/service-failure-words.ts: this layer says what happened, never how to tell it.
 
 /**
  * How a request to the service went wrong, as far as the next step cares:
@@ -102,7 +102,7 @@ export class ServiceError extends Error {
   readonly givenUp: GivingUp | null
 
   constructor(failure: ServiceFailure) {
-    // For a stack trace only: what a user reads is worded from the fields (report/service-failure-words.ts).
+    // For a stack trace only: what a user reads is worded from the fields (ending/service-failure-words.ts).
     super(`The ${failure.operation} failed: ${failure.problem.what} (${failure.kind}).`)
     this.kind = failure.kind
     this.operation = failure.operation

@@ -23,7 +23,7 @@ export const ServicePolicy = {
    * Creating a job: sent again only when the service surely did not take it (a 429, or a
    * connection refused before the request went out). There is no idempotency key, and every job
    * can open a pull request, so an answer that was lost is never followed by another create.
-   * A 429 in a run that can keep the create for a reporting run (run/send-and-follow.ts
+   * A 429 in a run that can keep the create for a reporting run (follow/send-and-follow.ts
    * keepForLater) is not waited out with `wait: false`: the create is queued at once, with the
    * service's Retry-After, and the runner is let go; a held run waits while its tries and its time
    * allow, then queues it rather than lose it.

@@ -6,7 +6,7 @@
 // do not grow with the jobs told before; the share rotates, so no job starves behind older ones that
 // still work; the body is a dashboard of the open jobs and the endings told lately.
 import { describe, expect, it } from 'vitest'
-import { readIndexMarker } from '../../src/report/index-marker.js'
+import { readIndexMarker } from '../../src/hand-over/index-marker.js'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {
   issueCommentEvent,

@@ -5,8 +5,8 @@
 // its length, with reporting runs at once, and never once it was withdrawn; the job it makes becomes
 // the thread's job.
 import { describe, expect, it } from 'vitest'
-import { emptyIndexState, signIndexMarker } from '../../src/report/index-marker.js'
-import { readRecords, signRecord, type RecordPayload } from '../../src/request/signed-record.js'
+import { emptyIndexState, signIndexMarker } from '../../src/hand-over/index-marker.js'
+import { readRecords, signRecord, type RecordPayload } from '../../src/github/signed-record.js'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {
   issueCommentEvent,

@@ -8,7 +8,7 @@
 // reported later; a run reads at most 20 jobs. `reported` lists the endings a run told, `working`
 // the jobs it read still working.
 import { describe, expect, it } from 'vitest'
-import { signRecord } from '../../src/request/signed-record.js'
+import { signRecord } from '../../src/github/signed-record.js'
 import { seedRecords } from '../support/job-index-world.js'
 import { runAction, startAction, type ActionRun } from '../support/run-action.js'
 import {

@@ -3,10 +3,10 @@
 // records as a reporting run reads them from the stand-in GitHub.
 import type { GitHubSession } from '../../src/github/session.js'
 import type { Settings } from '../../src/inputs/settings.js'
-import { openIndexReader, openJobIndex } from '../../src/report/job-index.js'
+import { openIndexReader, openJobIndex } from '../../src/hand-over/job-index.js'
 import type { Job } from '../../src/service/job-record.js'
-import { emptyIndexState, signIndexMarker } from '../../src/report/index-marker.js'
-import { signRecord, type RecordPayload } from '../../src/request/signed-record.js'
+import { emptyIndexState, signIndexMarker } from '../../src/hand-over/index-marker.js'
+import { signRecord, type RecordPayload } from '../../src/github/signed-record.js'
 import type { StandInGitHub } from './stand-in-github.js'
 import type { StandInService } from './stand-in-service.js'
 

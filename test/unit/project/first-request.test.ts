@@ -11,16 +11,19 @@ const ROOT = join(import.meta.dirname, '..', '..', '..')
 /** What the create never waits for, with the runs that load it. */
 const LOADED_WHEN_REACHED: [RegExp, string][] = [
   [/^src\/modes\/report-pending\.ts$/, 'a reporting run'],
-  [/^src\/run\/report-/, 'a reporting run'],
-  [/^src\/comment\/(trigger|label-request|thread-job)\.ts$/, 'a run a comment or a label started'],
-  [/^src\/report\/comment-reply\.ts$/, 'a run a comment or a label started'],
-  [/^src\/group\//, 'a run with a group'],
+  [/^src\/hand-over\/report-/, 'a reporting run'],
+  [/^src\/thread\/(trigger|label-request|thread-job)\.ts$/, 'a run a comment or a label started'],
+  [/^src\/thread\/comment-reply\.ts$/, 'a run a comment or a label started'],
+  // The group's inputs are read by every run, and its stage is called by every run (it does nothing without one).
+  [/^src\/group\/(?!group-settings\.ts$|group-stage\.ts$)/, 'a run with a group'],
   [/^src\/context\/change-context\.ts$/, 'a run with a context'],
   [/^src\/safety\/credentials\.ts$/, 'the scan of what is sent, its own chunk'],
   [/^src\/service\/follow-job\.ts$/, 'the following, after the create'],
-  [/^src\/report\/(summary|summary-html|agent-note|job-index|commit-status)\.ts$/, 'the ending, after the create'],
+  [/^src\/ending\/(summary|summary-html)\.ts$/, 'the ending, after the create'],
+  [/^src\/thread\/agent-note\.ts$/, 'the ending, after the create'],
+  [/^src\/hand-over\/(job-index|commit-status)\.ts$/, 'the ending, after the create'],
   [/^src\/github\/live-comment\.ts$/, 'the ending, after the create'],
-  [/^src\/run\/(hand-over|settle-records)\.ts$/, 'the ending, after the create']
+  [/^src\/hand-over\/(hand-over|settle-records)\.ts$/, 'the ending, after the create']
 ]
 
 interface Cruised {
@@ -58,7 +61,7 @@ function staticallyReached(): Set<string> {
 describe('what the first request waits for', () => {
   it('is none of the code only some runs need, nor of what a run does after its create', () => {
     const reached = staticallyReached()
-    expect(reached.has('src/run/send-and-follow.ts')).toBe(true)
+    expect(reached.has('src/follow/send-and-follow.ts')).toBe(true)
     const early = [...reached].flatMap((module) =>
       LOADED_WHEN_REACHED.filter(([path]) => path.test(module)).map(([, when]) => `${module} (${when})`)
     )

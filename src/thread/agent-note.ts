@@ -1,0 +1,222 @@
+// The note the action leaves on a pull request a job opened: the job's id (in a hidden, signed marker
+// too, which thread/agent-pull-request.ts reads back to route a later /docs comment there to the
+// job), what asked for it, and how to ask for changes. Written when the run has ended, once per job,
+// and only on a pull request in the repository the job's record names as its source.
+import type { TriggeringComment } from './trigger.js'
+import { FRESH_FLAG } from '../kernel/comment-settings.js'
+import { isSourceOf, signMarker, readNotesOn } from './agent-pull-request.js'
+import { openReader, findNotePlace, parsePullRequestLink } from '../github/note-place.js'
+import { eventNameOf } from '../github/event.js'
+import { login } from '../github/json-shape.js'
+import { runLink } from '../github/octokit.js'
+import { pullRequestName } from '../github/pull-request-ref.js'
+import { Input } from '../kernel/action-names.js'
+import type { Settings } from '../inputs/settings.js'
+import { log } from '../runtime/log.js'
+import { neutralise } from '../safety/neutralise.js'
+import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
+import { blankSecrets } from '../safety/run-secrets.js'
+import type { RunOutcome } from '../ending/run-ending.js'
+import { groupMarker } from '../group/group-job.js'
+import { labelGroupPullRequest } from '../group/group-record.js'
+import { noteCutBy, postNote } from '../github/post-note.js'
+import { describeWriteFailure } from '../github/write-failure.js'
+import { WRITE_ACCESS } from '../kernel/write-access.js'
+import { mayReadAgain } from '../github/read-again.js'
+import type { Runner } from '../github/runner.js'
+import type { GitHubSession } from '../github/session.js'
+
+/**
+ * Leaves the note on the pull request a job opened: its id (in the signed marker too), what asked for
+ * it, and how to ask for changes. Only on a pull request on this GitHub, in the repository the job's
+ * record names as its source (a link elsewhere is reported, never written to); once per job: a pull
+ * request that has the job's note already (after a follow-up) gets none. It needs "pull-requests:
+ * write" there; without it, one notice. Never throws: true when the note is there (or is not
+ * wanted), false when it could not be left.
+ */
+/** What the note is left with: the ending, the settings, the comment that asked, the bound, the runner and the session. */
+export interface AgentNote {
+  outcome: RunOutcome
+  settings: Pick<Settings, 'githubToken' | 'apiKey' | 'projectId' | 'noteTrigger'> | null
+  comment: TriggeringComment | null
+  signal: AbortSignal
+  runner: Runner
+  github: GitHubSession
+  /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
+  group?: { name: string; mark: string; repository?: string }
+  /** A reporting run's note: who asked, as the run that handed the job over worded it (its record keeps it). */
+  asker?: Asker
+  /**
+   * The note may be there already, a group's too: a reporting run telling an ending again, after a
+   * write of an earlier try failed (a note GitHub made despite a 5xx is found, not posted twice).
+   */
+  lookFirst?: boolean
+}
+
+/** Who asked for a job, kept for a note left later: the asking run's id, and what asked (requestedBy's words). */
+export interface Asker {
+  runId?: string
+  what: string
+}
+
+export async function leaveAgentNote({
+  outcome,
+  settings,
+  comment,
+  signal,
+  runner,
+  github,
+  group,
+  asker,
+  lookFirst = false
+}: AgentNote): Promise<boolean> {
+  const { job } = outcome
+  if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return true
+  const jobId = job.id
+  const { serverUrl } = github
+  const pr = parsePullRequestLink(job.prLink, serverUrl)
+  if (!pr) return true
+  const trigger = settings.noteTrigger
+  const where = `pull request ${pullRequestName(pr)}`
+  // The group is looked for in one repository (docsRepository, or this one): a pull request elsewhere
+  // would be labelled where no later run of the group looks, and each would open one of its own.
+  const lookedIn = group?.repository
+  if (group && lookedIn && `${pr.owner}/${pr.repo}`.toLowerCase() !== lookedIn.toLowerCase()) {
+    log.warning(
+      `Job ${jobId}'s pull request is in ${pr.owner}/${pr.repo}, but group ${group.name} is looked for in ${lookedIn}: ` +
+        `later runs of the group would not find it, and each would open a docs pull request of its own. Set ` +
+        `${Input.docsRepository}: ${pr.owner}/${pr.repo} in the workflow (the token must read and write there).`
+    )
+  }
+  if (!isSourceOf(job.sourceRepository, pr, serverUrl)) {
+    log.notice(
+      `No note was left on ${where}: it is not in the repository job ${jobId} names as its source ` +
+        `(${job.sourceRepository ?? 'none given'}), so the action does not write there. A later ${trigger} comment ` +
+        `there starts a new job; to send the job an instruction, run this action with ${Input.jobId}.`
+    )
+    return true
+  }
+  const { githubToken: token } = settings
+  if (!token) {
+    log.debug(`No note on ${where}: ${Input.githubToken} is empty.`)
+    return true
+  }
+  const place = findNotePlace(pr, settings, runner)
+  const reader = openReader(github, signal)
+  if (!reader || !place) return true
+  try {
+    // A job this run's group created is new: its pull request holds no note of it yet, and the group's
+    // record must not hang on one read. Otherwise the note is left once per job (a read GitHub failed
+    // once is tried again).
+    if (!group || lookFirst) {
+      const notes = await readNotesOn(reader, pr, { key: settings, place }).catch((error: unknown) => {
+        if (mayReadAgain(error)) return readNotesOn(reader, pr, { key: settings, place })
+        throw error
+      })
+      if (notes.some((note) => note.verified && note.jobId === jobId)) {
+        // Left by an earlier try: a group's label may not be (adding it again changes nothing).
+        return !group || (await labelGroupPullRequest(await github.client(), pr, group.name, signal))
+      }
+    }
+    const signed = group
+      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, { jobId, group: group.name, mark: group.mark })}`
+      : signMarker(settings, place, jobId)
+    const body = (server: string) =>
+      noteBody({ signedMarker: signed, jobId, comment, trigger, serverUrl: server, runner, group: group?.name, asker })
+    const octokit = await postNote(github, pr, body, signal)
+    log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
+    return !group || (await labelGroupPullRequest(octokit, pr, group.name, signal))
+  } catch (error) {
+    // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
+    const cut = noteCutBy(signal)
+    const why = cut ? `${cut}.` : describeWriteFailure(error, WRITE_ACCESS.pullRequest)
+    if (group) {
+      log.warning(
+        `Could not leave group ${group.name}'s note on ${where} naming job ${jobId}: ${why} The group's next run does ` +
+          `not find this pull request, and creates a job (and a docs pull request) of its own: merge or close ${where} ` +
+          `first, or run the workflow again to send its changes there.`
+      )
+      return false
+    }
+    log.notice(
+      `Could not leave a note on ${where} naming job ${jobId}: ${why} ` +
+        `A later ${trigger} comment there then starts a new job instead of a follow-up. The run is not affected.`
+    )
+    return false
+  } finally {
+    await reader.close()
+  }
+}
+
+/** What a note is written from. */
+export interface NoteParts {
+  /** The signed marker (and a group's) that a later run reads the job back from. */
+  signedMarker: string
+  jobId: string
+  /** The comment (or label) that asked; null when the workflow's prompt did. */
+  comment: TriggeringComment | null
+  trigger: string
+  /** The address of the GitHub the note is read on, for its links. */
+  serverUrl: string
+  runner: Runner
+  /** The group the job works for, when it has one. */
+  group?: string
+  /** Who asked, when the note is left by another run than the one that asked (a reporting run). */
+  asker?: Asker
+}
+
+/** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
+export function noteBody({
+  signedMarker,
+  jobId,
+  comment,
+  trigger,
+  serverUrl,
+  runner,
+  group,
+  asker
+}: NoteParts): string {
+  const repository = comment?.repository ?? runner.repository
+  const runId = asker ? asker.runId : runner.runId
+  const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
+    ? `[workflow run](${runLink(serverUrl, repository, runId)})`
+    : 'workflow run'
+  const asked = asker ? asker.what : requestedBy(comment, runner)
+  return blankSecrets(
+    `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
+      `${asked ? ` (${asked})` : ''}.\n\n` +
+      `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
+      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.` +
+      (group
+        ? `\n\nThis is the docs pull request of group ${oneLineCodeSpan(group)}: while it is open, later runs with that group ` +
+          `send their changes to the same job.`
+        : '')
+  )
+}
+
+/** What started the run: the comment, or the push's range, or the event's name; the words a note says it with. */
+export function requestedBy(comment: TriggeringComment | null, runner: Runner): string {
+  if (comment?.kind === 'label') {
+    const who = login(comment.author)
+    return `${who ? `@${who}'s` : 'a'} label on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
+  }
+  if (comment) {
+    const anchor =
+      comment.kind === 'review comment'
+        ? `discussion_r${comment.id}`
+        : comment.kind === 'review'
+          ? `pullrequestreview-${comment.id}`
+          : `issuecomment-${comment.id}`
+    const who = login(comment.author)
+    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
+  }
+  const { event } = runner
+  if (event.name === 'push') {
+    const before = event.before.slice(0, 7)
+    const after = event.after.slice(0, 7)
+    const branch = runner.refName ? ` to ${oneLineCodeSpan(runner.refName, 100)}` : ''
+    return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
+  }
+  const name = eventNameOf(event)
+  return /^[a-z_]{1,40}$/.test(name) ? `a ${name} event` : ''
+}
