@@ -8,12 +8,10 @@
 // with headless Chromium. Not part of CI, and it installs nothing: it needs `chromium` on PATH (or
 // CHROMIUM=path), `npm install --no-save markdown-it github-markdown-css`, and a bundle current with
 // src/ (`npm run bundle`, or ACTION_ENTRY=path to one).
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { fail, openPageRenderer } from './render-page.js'
 import { runAction } from '../test/support/run-action.js'
 import {
   issueCommentEvent,
@@ -33,37 +31,12 @@ const SERVER = 'https://github.example'
 const REPO = 'octo-org/docs-site'
 const WORKFLOW = '.github/workflows/report-later.yml'
 
-/** @param {string} sentence */
-function fail(sentence) {
-  console.error(sentence)
-  process.exit(1)
-}
-
-const require = createRequire(import.meta.url)
-/** @type {any} */
-let MarkdownIt
-let css = ''
-try {
-  // Named by a variable: not a dependency, so the typecheck does not look for it.
-  const markdownIt = 'markdown-it'
-  MarkdownIt = (await import(markdownIt)).default
-  css = readFileSync(require.resolve('github-markdown-css/github-markdown-light.css'), 'utf8')
-} catch {
-  fail(
-    'markdown-it and github-markdown-css are not installed (they are not dependencies of the action): ' +
-      'run npm install --no-save markdown-it github-markdown-css, then this again.'
-  )
-}
-const chromium = process.env.CHROMIUM ?? 'chromium'
-if (spawnSync(chromium, ['--version'], { stdio: 'ignore' }).status !== 0) {
-  fail(`${chromium} was not found: install Chromium (apt-get install chromium), or set CHROMIUM to its path.`)
-}
+const renderPanels = await openPageRenderer()
 
 const service = await startStandInService({
   plan: { activeReads: 1_000_000, prLink: `${SERVER}/${REPO}/pull/31`, repository: `${SERVER}/${REPO}` }
 })
 const github = await startStandInGitHub({ workflows: [{ id: 7001, path: WORKFLOW }] })
-const folder = mkdtempSync(join(tmpdir(), 'docs-agent-dashboard-'))
 try {
   const inputs = { projectId: 'docs', apiKey: service.apiKey, baseUrl: service.url, githubToken: 'ghs_picture' }
   const report = (/** @type {string} */ runId) =>
@@ -105,35 +78,18 @@ try {
   const body = index && github.issue(index.number)?.body
   if (typeof body !== 'string') fail('No index issue was made: the bundle may be older than src/ (npm run bundle).')
 
-  const md = new MarkdownIt({ html: true, linkify: true })
-  const page =
-    `<!doctype html><meta charset="utf-8"><style>${css}\n` +
-    'body{margin:0;padding:20px;background:#f6f8fa;font-family:-apple-system,"Segoe UI",sans-serif}' +
-    'section{background:#fff;border:1px solid #d1d9e0;border-radius:6px}' +
-    '.label{padding:8px 16px;border-bottom:1px solid #d1d9e0;background:#f6f8fa;color:#59636e;font-size:14px;border-radius:6px 6px 0 0}' +
-    '.markdown-body{padding:16px 24px;font-size:15px}</style>' +
-    `<section><div class="label">Issue #${index?.number} · Documentation jobs · opened by github-actions (locked)</div>` +
-    `<article class="markdown-body">${md.render(String(body))}</article></section>`
-  const html = join(folder, 'dashboard.html')
-  writeFileSync(html, page)
-  const png = join(folder, 'dashboard.png')
-  execFileSync(
-    chromium,
+  const png = renderPanels(
     [
-      '--headless',
-      '--no-sandbox',
-      '--hide-scrollbars',
-      '--force-device-scale-factor=1',
-      `--window-size=${WIDTH},${HEIGHT}`,
-      `--screenshot=${png}`,
-      `file://${html}`
+      {
+        label: `Issue #${index?.number} · Documentation jobs · opened by github-actions (locked)`,
+        markdown: String(body)
+      }
     ],
-    { stdio: 'ignore' }
+    { width: WIDTH, height: HEIGHT }
   )
-  writeFileSync(join(ROOT, PICTURE), readFileSync(png))
+  writeFileSync(join(ROOT, PICTURE), png)
   console.log(`Wrote ${PICTURE} (${WIDTH}×${HEIGHT}) from the index issue the action kept.`)
 } finally {
-  rmSync(folder, { recursive: true, force: true })
   await github.close()
   await service.close()
 }

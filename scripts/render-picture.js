@@ -7,44 +7,20 @@
 // the demo writes now). Not part of CI, and it installs nothing: it needs `chromium` on PATH (or
 // CHROMIUM=path) and, beside the project's dependencies, `npm install --no-save markdown-it
 // github-markdown-css`.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PICTURE, REPLY_FILE, SOURCE_KEYWORD, SUMMARY_FILE, sourceHash, withTextChunk } from './picture-source.js'
+import { fail, openPageRenderer } from './render-page.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 // The page's width as GitHub's narrowest comfortable column; its height fits the summary and the reply.
 const WIDTH = 960
 const HEIGHT = Number(process.env.PICTURE_HEIGHT ?? 740)
 
-/** @param {string} sentence */
-function fail(sentence) {
-  console.error(sentence)
-  process.exit(1)
-}
-
-const require = createRequire(import.meta.url)
-/** @type {any} */
-let MarkdownIt
-let css = ''
-try {
-  // Named by a variable: not a dependency, so the typecheck does not look for it.
-  const markdownIt = 'markdown-it'
-  MarkdownIt = (await import(markdownIt)).default
-  css = readFileSync(require.resolve('github-markdown-css/github-markdown-light.css'), 'utf8')
-} catch {
-  fail(
-    'markdown-it and github-markdown-css are not installed (they are not dependencies of the action): ' +
-      'run npm install --no-save markdown-it github-markdown-css, then this again.'
-  )
-}
-const chromium = process.env.CHROMIUM ?? 'chromium'
-if (spawnSync(chromium, ['--version'], { stdio: 'ignore' }).status !== 0) {
-  fail(`${chromium} was not found: install Chromium (apt-get install chromium), or set CHROMIUM to its path.`)
-}
+const renderPanels = await openPageRenderer()
 
 const folder = mkdtempSync(join(tmpdir(), 'docs-agent-picture-'))
 try {
@@ -55,34 +31,14 @@ try {
   const summary = readFileSync(join(folder, SUMMARY_FILE), 'utf8')
   const reply = readFileSync(join(folder, REPLY_FILE), 'utf8')
 
-  const md = new MarkdownIt({ html: true, linkify: true })
-  const panel = (/** @type {string} */ label, /** @type {string} */ markdown) =>
-    `<section><div class="label">${label}</div><article class="markdown-body">${md.render(markdown)}</article></section>`
-  const page =
-    `<!doctype html><meta charset="utf-8"><style>${css}\n` +
-    'body{margin:0;padding:20px;background:#f6f8fa;font-family:-apple-system,"Segoe UI",sans-serif}' +
-    'section{background:#fff;border:1px solid #d1d9e0;border-radius:6px;margin-bottom:20px}' +
-    '.label{padding:8px 16px;border-bottom:1px solid #d1d9e0;background:#f6f8fa;color:#59636e;font-size:14px;border-radius:6px 6px 0 0}' +
-    '.markdown-body{padding:16px 24px;font-size:15px}</style>' +
-    panel("The workflow run's summary (the job the demo's first run created)", summary) +
-    panel('The reply on issue #12, after <code>/docs explain the retry policy</code>', reply)
-  const html = join(folder, 'picture.html')
-  writeFileSync(html, page)
-  const png = join(folder, 'picture.png')
-  execFileSync(
-    chromium,
+  const png = renderPanels(
     [
-      '--headless',
-      '--no-sandbox',
-      '--hide-scrollbars',
-      '--force-device-scale-factor=1',
-      `--window-size=${WIDTH},${HEIGHT}`,
-      `--screenshot=${png}`,
-      `file://${html}`
+      { label: "The workflow run's summary (the job the demo's first run created)", markdown: summary },
+      { label: 'The reply on issue #12, after <code>/docs explain the retry policy</code>', markdown: reply }
     ],
-    { stdio: 'ignore' }
+    { width: WIDTH, height: HEIGHT }
   )
-  writeFileSync(join(ROOT, PICTURE), withTextChunk(readFileSync(png), SOURCE_KEYWORD, sourceHash(summary, reply)))
+  writeFileSync(join(ROOT, PICTURE), withTextChunk(png, SOURCE_KEYWORD, sourceHash(summary, reply)))
   console.log(`Wrote ${PICTURE} (${WIDTH}×${HEIGHT}) from the demo's summary and reply.`)
 } finally {
   rmSync(folder, { recursive: true, force: true })
