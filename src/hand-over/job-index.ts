@@ -43,6 +43,7 @@ import {
 import { mayHaveWritten } from '../github/write-failure.js'
 import { writeTwice } from '../github/post-note.js'
 import { randomUUID } from 'node:crypto'
+import { log } from '../runtime/log.js'
 
 export { INDEX_TITLE }
 export const INDEX_LABEL = 'docs-agent:jobs'
@@ -95,6 +96,8 @@ interface Located {
   state: IndexState
   others: number[]
   locked: boolean
+  /** The oldest open issue the action is making (or left half made): the index a maker uses when none is marked. */
+  making?: number | null
 }
 
 /** An ending told everywhere, for the index's list (finish). */
@@ -161,32 +164,83 @@ export class JobIndex {
   }
 
   /**
-   * Makes the index: the issue, then its marker (signed for the issue's number), then its lock. Two runs
-   * that made one each at once keep the older: the newer is closed, and its maker uses the older.
+   * Makes the index: the issue (its body says it is being made, with a mark only this run knows), then
+   * its marker (signed for the issue's number), then its lock. An issue GitHub made despite its 5xx is
+   * found again by that mark, never made twice. Before any marker is written, the labelled issues are
+   * read again, and the index is the oldest the action made that is marked or being made: two runs
+   * that made one each at once (or one that found an issue another run is making, or left half made)
+   * use the same, so that no record is ever written where reporting runs do not read. The newer is
+   * closed, and the older given its marker by whichever run gets there (the same empty state).
    */
   async makeIssue(signal: AbortSignal, state: IndexState = emptyIndexState()): Promise<number> {
-    const made = await this.octokit.rest.issues.create({
-      owner: this.owner,
-      repo: this.repo,
-      title: INDEX_TITLE,
-      body: INDEX_BODY_MAKING,
-      labels: [INDEX_LABEL],
-      request: { signal }
-    })
-    const issue = made.data.number
-    await this.writeBody(issue, state, signal)
-    await this.lock(issue, signal)
-    const kept = (await this.locate()).issue
-    if (kept === null || kept === issue) return issue
-    await this.octokit.rest.issues.update({
-      owner: this.owner,
-      repo: this.repo,
-      issue_number: issue,
-      state: 'closed',
-      body: `Another run made this index at the same time: the index is #${kept}.`,
-      request: { signal }
-    })
+    const mark = randomUUID()
+    let issue: number
+    try {
+      const made = await this.octokit.rest.issues.create({
+        owner: this.owner,
+        repo: this.repo,
+        title: INDEX_TITLE,
+        body: makingBody(mark),
+        labels: [INDEX_LABEL],
+        request: { signal }
+      })
+      issue = made.data.number
+    } catch (error) {
+      const found = mayHaveWritten(error) && !signal.aborted ? await this.findMade(mark) : null
+      if (found === null) throw error
+      issue = found
+    }
+    const located = await this.locate()
+    const kept = located.issue ?? located.making ?? issue
+    if (kept !== issue) await this.closeLoser(issue, kept, signal)
+    // Marked unless it is already (an index found, or marked meanwhile by the run that made it).
+    if (located.issue !== kept && !(await this.isMarked(kept))) await this.writeMarker(kept, state, signal)
+    await writeTwice(signal, (limited) => this.lock(kept, limited))
     return kept
+  }
+
+  /** The issue made with `mark` in its body (GitHub made it despite its error); null when there is none. */
+  private async findMade(mark: string): Promise<number | null> {
+    const path = `${this.repoPath()}/issues?labels=${encodeURIComponent(INDEX_LABEL)}&state=open&per_page=100`
+    const listed = asArray(await this.reader.get(path, 'the issues labelled ' + INDEX_LABEL, 'issues: read')).map(
+      asObject
+    )
+    const found = listed.find((issue) => text(issue.body) === makingBody(mark) && typeof issue.number === 'number')
+    return found && (await this.isOurs(found.user)) ? (found.number as number) : null
+  }
+
+  /** Whether `issue`'s body holds a marker that verifies for it now. */
+  private async isMarked(issue: number): Promise<boolean> {
+    const got = asObject(
+      await readTwice(this.reader, `${this.repoPath()}/issues/${issue}`, 'the index issue', 'issues: read')
+    )
+    return readIndexMarker(text(got.body), this.address(issue)) !== null
+  }
+
+  /** The marker written; an edit GitHub may have made despite its 5xx is read back, not taken as failed. */
+  private async writeMarker(issue: number, state: IndexState, signal: AbortSignal): Promise<void> {
+    try {
+      await this.writeBody(issue, state, signal)
+    } catch (error) {
+      if (!mayHaveWritten(error) || signal.aborted || !(await this.isMarked(issue).catch(() => false))) throw error
+    }
+  }
+
+  /** The issue this run made, closed: another is the index. A failure leaves it half made, which no run reads. */
+  private async closeLoser(issue: number, kept: number, signal: AbortSignal): Promise<void> {
+    try {
+      await this.octokit.rest.issues.update({
+        owner: this.owner,
+        repo: this.repo,
+        issue_number: issue,
+        state: 'closed',
+        body: `Another run made this index at the same time: the index is #${kept}.`,
+        request: { signal }
+      })
+    } catch (error) {
+      if (signal.aborted) throw error
+      log.debug(`Could not close the index issue #${issue} this run made (the index is #${kept}): ${String(error)}`)
+    }
   }
 
   /** Locks the index, so that only collaborators (and the workflow's identity) may comment. */
@@ -484,6 +538,7 @@ export class JobIndex {
       .sort((a, b) => (a.number as number) - (b.number as number))
     let found: Located | null = null
     let earlier: Located | null = null
+    let making: number | null = null
     const others: number[] = []
     for (const issue of listed) {
       const number = issue.number as number
@@ -492,6 +547,14 @@ export class JobIndex {
       const locked = issue.locked === true
       if (state && (await this.isOurs(issue.user))) found = { issue: number, state, others, locked }
       else if (
+        making === null &&
+        isMaking(body) &&
+        text(issue.title) === INDEX_TITLE &&
+        (await this.isOurs(issue.user))
+      ) {
+        making = number
+        others.push(number)
+      } else if (
         !found &&
         !earlier &&
         !looksLikeIndex(body) &&
@@ -504,8 +567,8 @@ export class JobIndex {
     }
     const index = found ?? earlier
     if (found && earlier?.issue) others.push(earlier.issue)
-    if (index) return { ...index, others: others.filter((n) => n !== index.issue).sort((a, b) => a - b) }
-    return { issue: null, state: emptyIndexState(), others, locked: false }
+    if (index) return { ...index, others: others.filter((n) => n !== index.issue).sort((a, b) => a - b), making }
+    return { issue: null, state: emptyIndexState(), others, locked: false, making }
   }
 
   /** Whether `user` is the account the action writes as (one GET /user, at the first need). */
@@ -545,6 +608,18 @@ export class JobIndex {
   private repoPath(): string {
     return repositoryPath({ owner: this.owner, repo: this.repo })
   }
+}
+
+/** An index's body while it is made: the words, and a mark only its maker knows (to find it after a 5xx). */
+function makingBody(mark: string): string {
+  return `${INDEX_BODY_MAKING}\n<!-- docs-agent-index-making: ${mark} -->`
+}
+
+/** Whether `body` is an index's while it is made (before the marker was written; the older form had no mark). */
+function isMaking(body: string): boolean {
+  if (body === INDEX_BODY_MAKING) return true
+  const rest = body.startsWith(`${INDEX_BODY_MAKING}\n`) ? body.slice(INDEX_BODY_MAKING.length + 1) : ''
+  return /^<!-- docs-agent-index-making: [0-9a-f-]{36} -->$/.test(rest)
 }
 
 /** The reaction that claims a record's telling. */

@@ -148,9 +148,9 @@ import { join } from 'node:path'
  *   share (`rate`) of the requests of `routes` with `fault` (default a 502; a function draws one per
  *   request, e.g. now a 502, now a write made and answered 502), drawing from `random` (seeded, in a
  *   test): GitHub failing now and then.
- * @property {Partial<Record<Route, {ms: number, times?: number}>>} [delays] Do what the route's first
- *   `times` requests (default 1) ask at once (a comment is made), but answer this much later: GitHub
- *   slow to answer.
+ * @property {Partial<Record<Route, {ms: number, times?: number, until?: Promise<unknown>}>>} [delays] Do what
+ *   the route's first `times` requests (default 1) ask at once (a comment is made), but answer this much
+ *   later (and not before `until` settles, when given: a test decides when): GitHub slow to answer.
  * @property {Record<string, string>} [headers] Added to every answer (e.g. GitHub's `deprecation`
  *   and `sunset`, which Octokit reports).
  * @property {StandInRepository} [repository] What the context's reads find.
@@ -938,7 +938,8 @@ export async function startStandInGitHub(options = {}) {
       if (delay && (delayed.get(route) ?? 0) < (delay.times ?? 1)) {
         delayed.set(route, (delayed.get(route) ?? 0) + 1)
         hanging.push(res)
-        setTimeout(reply, delay.ms).unref()
+        const late = new Promise((resolve) => setTimeout(resolve, delay.ms).unref())
+        void Promise.all([late, delay.until]).then(reply, reply)
         return
       }
       reply()
