@@ -49,7 +49,7 @@ export const RULES = /** @type {const} */ ({
     'a request whose asking comment was deleted, or whose thread was closed and locked, is not made after that',
   'retry-after-honoured': 'no create is sent again before the Retry-After of the 429 that refused it',
   'told-once':
-    "every job the action knew of has its ending told: in a reporting run's `reported`, at most once more per follow-up message it took, never in two runs at once",
+    "every job the action knew of has its ending told: in a reporting run's `reported`, at most once more per follow-up message it took, never in two runs at once; or, where GitHub refused its record, its summary and reply say the ending will not be posted and promise nothing",
   'reported-once':
     "an ending a reporting run told (its reply or status links the run) is in that run's `reported`, a cancelled run's included",
   'reply-tells-ending':
@@ -65,6 +65,8 @@ const PROMISE =
   /will be posted|will be made|will be told|will create|(reporting run|next run) (makes|creates|tells|will)|is queued|waits? (for|in) the|the create waits/i
 /** 16,000 characters of Japanese: "Explain the retry policy and its limits, with examples." again and again. */
 const LONG_JAPANESE = '再試行の方針とその上限を例とともに説明してください。'.repeat(640).slice(0, 16_000)
+/** The words of a hand-over whose record could not be left (report/ending-verdict.ts wordHandedOverNext). */
+const NOT_POSTED = /its ending will not be posted/
 const UNEXPECTED = /unexpectedly|report this as an issue/i
 
 /**
@@ -720,6 +722,8 @@ export async function handOverSoak(options) {
       const tellers = reportingRuns.filter((r) => r.reported.some((j) => j.id === job.id && FINAL.has(j.status)))
       if (heldItself && tellers.length === 0) continue
       const allowed = 1 + job.messages.length
+      // A hand-over whose record GitHub refused is refused in words: nothing tells it, and nothing promised it.
+      if (tellers.length === 0 && refusedInWords(job)) continue
       if (tellers.length === 0) {
         // Told on GitHub (a reporting run's link on its reply or status) but in no run's `reported`: the
         // ending reached the thread, not the steps that read the output; else it was never told.
@@ -790,6 +794,31 @@ export async function handOverSoak(options) {
       ? `, by run ${teller}${run?.cancelled ? ', which was cancelled' : run && run.run.code !== 0 ? `, which ended with exit ${run.run.code}` : ''}`
       : ''
     return { teller, words: ` (${shown}${by})` }
+  }
+
+  /**
+   * Whether every request that reached `job` (its create, its messages) was handed over without a
+   * record and says so where a person reads it: its run warned that it could not leave the record,
+   * its summary and its reply (if it has one) say the ending will not be posted and promise nothing,
+   * and its commit (a push) shows no status that waits for the ending.
+   * @param {import('./stand-in-service.js').StandInJob} job
+   */
+  function refusedInWords(job) {
+    const asked = requests.filter(
+      (q) => job.prompt.includes(q.token) || job.messages.some((m) => m.prompt.includes(q.token))
+    )
+    return (
+      asked.length > 0 &&
+      asked.every((q) => {
+        const run = q.run
+        if (!run || !run.stdout.includes(`Could not leave the record of job ${job.id} `)) return false
+        if (!NOT_POSTED.test(run.summary) || PROMISE.test(run.summary)) return false
+        const replies = q.replies.map((id) => github.allComments.find((c) => c.id === id)).filter((c) => c)
+        if (replies.some((c) => !NOT_POSTED.test(c?.body ?? '') || PROMISE.test(c?.body ?? ''))) return false
+        const statuses = q.sha ? github.statuses.filter((s) => s.sha === q.sha) : []
+        return statuses.every((s) => s.state !== 'pending' && !PROMISE.test(s.description ?? ''))
+      })
+    )
   }
 
   /** Creates for a request are not sent again before the Retry-After the service gave. @param {SoakRequest} q @param {string} name */
