@@ -7,11 +7,11 @@
 // job. The newest comment holding a verified record (or the note on the agent's own pull request, or
 // a note left on the thread by an earlier version) wins, read newest page first on a thread of any
 // length. Only the signature counts: a copied or forged record routes nothing.
-import { scanCommentsNewestFirst, type ListedThreadComment, type ThreadRef } from '../github/comment-pages.js'
+import type { ListedThreadComment } from '../github/comment-pages.js'
 import { repositoryPath } from '../github/pull-request-ref.js'
 import { asObject } from '../github/json-shape.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
-import { failureClause, ReadFailure, type Permission } from '../github/read-failure.js'
+import { failureClause, ReadFailure } from '../github/read-failure.js'
 import { Input } from '../kernel/action-names.js'
 import { FRESH_FLAG } from '../kernel/comment-settings.js'
 import type { Settings } from '../inputs/settings.js'
@@ -19,9 +19,8 @@ import type { PullRequestRef } from '../github/pull-request-details.js'
 import { ActionError } from '../runtime/errors.js'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
-import { findNotePlace, parsePullRequestLink } from '../github/note-place.js'
-import { readMarkedJobs } from './agent-pull-request.js'
-import { findRecordPlace, readRecords, type RecordState } from '../github/signed-record.js'
+import { parsePullRequestLink } from '../github/note-place.js'
+import { readThreadRecord, threadOf, THREAD_RECORD_PAGES } from './thread-record.js'
 import type { TriggeringComment } from './trigger.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
@@ -33,60 +32,13 @@ export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: 
 const ENDED = new Set(['archived', 'failed'])
 
 /** What the run's reads of the thread may cost the create: a share of the timeout, never all of it. */
-const THREAD_READS = { maxPages: 4, requestMs: 5000, totalMs: 8000, shareOfTimeout: 1 / 4, leastMs: 1000 } as const
-
-/** What the thread's newest record says: its job, whether it still takes requests, and the request it was asked by. */
-export interface ThreadRecordRead {
-  /** '' when no comment holds a verified record. */
-  jobId: string
-  /** `open` for a note on the agent's pull request or a note an earlier version left: they carry no state. */
-  state: RecordState
-  asked?: string
-  /** Records and notes that did not verify, read on the way. */
-  unverified: number
-  /** Whether every page newer than the record (or than the oldest page read) was read. */
-  complete: boolean
-  /** The thread's first page of comments (its oldest), as read on the way. */
-  firstPage: ListedThreadComment[]
-}
-
-/**
- * The newest record of the thread's job among its comments, read newest page first: the action's
- * reply that holds a record bound to it, or the note on the agent's pull request (or one an earlier
- * version left on the thread), whichever is newer. Throws the read's ReadFailure.
- */
-export async function readThreadRecord(
-  reader: GitHubReader,
-  request: TriggeringComment,
-  settings: Pick<Settings, 'apiKey' | 'projectId'>,
-  runner: Pick<Runner, 'serverUrl'>
-): Promise<ThreadRecordRead> {
-  const thread = threadOf(request)
-  const notePlace = findNotePlace(thread, settings, runner)
-  const recordPlace = findRecordPlace(thread, settings, runner)
-  const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true, firstPage: [] }
-  if (!notePlace || !recordPlace) return read
-  const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
-  const pages = { what: "the thread's comments", permission, maxPages: THREAD_READS.maxPages }
-  const scan = await scanCommentsNewestFirst(reader, thread, pages, (comment) => {
-    const records = readRecords(comment.body, {
-      key: settings,
-      place: recordPlace,
-      kind: 'thread',
-      commentId: comment.id
-    })
-    const notes = readMarkedJobs(comment.body, settings, notePlace)
-    read.unverified += records.unverified + notes.filter((note) => !note.verified).length
-    const record = records.records.at(-1)
-    const note = notes.filter((n) => n.verified).at(-1)
-    if (record) Object.assign(read, { jobId: record.job, state: record.state, asked: record.asked })
-    else if (note) read.jobId = note.jobId
-    return read.jobId !== ''
-  })
-  read.complete = scan.complete
-  read.firstPage = scan.firstPage
-  return read
-}
+const THREAD_READS = {
+  maxPages: THREAD_RECORD_PAGES,
+  requestMs: 5000,
+  totalMs: 8000,
+  shareOfTimeout: 1 / 4,
+  leastMs: 1000
+} as const
 
 /**
  * What the request's thread says of where it goes: `kept`, the job it keeps, to send the request to as
@@ -233,11 +185,6 @@ function openThreadReader(
     maxBodyBytes: 8 * 1024 * 1024
   }
   return github.reader(limits, signal)
-}
-
-function threadOf(request: TriggeringComment): ThreadRef {
-  const [owner, repo] = request.repository.split('/')
-  return { owner, repo, number: request.thread.number }
 }
 
 /**

@@ -1,10 +1,23 @@
-// The thread's record of its job, kept in the reply (comment-reply.ts): the job the run knows and
-// what the thread keeps of it, signed into each body the live comment sends once the reply's id is
-// known (github/signed-record.ts binds it to that comment), and the warning when the reply could not
+// The thread's record of its job, written and read here: kept in the reply (comment-reply.ts), the
+// job the run knows and what the thread keeps of it, signed into each body the live comment sends once
+// the reply's id is known (github/signed-record.ts binds it to that comment); read back, newest first,
+// by a later request on the thread (thread-job.ts routes it); and the warning when the reply could not
 // be given its ending, naming what the next request there will do.
-import { findRecordPlace, signRecord, type RecordPayload, type RecordPlace } from '../github/signed-record.js'
-import type { TriggeringComment } from './trigger.js'
+import {
+  findRecordPlace,
+  readRecords,
+  signRecord,
+  type RecordPayload,
+  type RecordPlace,
+  type RecordState
+} from '../github/signed-record.js'
+import { scanCommentsNewestFirst, type ListedThreadComment, type ThreadRef } from '../github/comment-pages.js'
+import { findNotePlace } from '../github/note-place.js'
+import type { Permission } from '../github/read-failure.js'
+import type { GitHubReader } from '../github/reader.js'
 import type { Runner } from '../github/runner.js'
+import { readMarkedJobs } from './agent-pull-request.js'
+import type { TriggeringComment } from './trigger.js'
 import type { Settings } from '../inputs/settings.js'
 
 /** The thread's record of its job, signed into the reply by the live comment's stamp (see CommentReplies.keepRecord). */
@@ -52,6 +65,68 @@ export function threadRecord(
       return `${body}\n${signRecord({ key, place, kind: 'thread', commentId }, { ...payload, thread })}`
     }
   }
+}
+
+/** How many pages of a thread's comments, newest first, are read for its record before the create. */
+export const THREAD_RECORD_PAGES = 4
+
+/** What the thread's newest record says: its job, whether it still takes requests, and the request it was asked by. */
+export interface ThreadRecordRead {
+  /** '' when no comment holds a verified record. */
+  jobId: string
+  /** `open` for a note on the agent's pull request or a note an earlier version left: they carry no state. */
+  state: RecordState
+  asked?: string
+  /** Records and notes that did not verify, read on the way. */
+  unverified: number
+  /** Whether every page newer than the record (or than the oldest page read) was read. */
+  complete: boolean
+  /** The thread's first page of comments (its oldest), as read on the way. */
+  firstPage: ListedThreadComment[]
+}
+
+/**
+ * The newest record of the thread's job among its comments, read newest page first: the action's
+ * reply that holds a record bound to it, or the note on the agent's pull request (or one an earlier
+ * version left on the thread), whichever is newer, within THREAD_RECORD_PAGES pages. Throws the read's ReadFailure.
+ */
+export async function readThreadRecord(
+  reader: GitHubReader,
+  request: TriggeringComment,
+  settings: Pick<Settings, 'apiKey' | 'projectId'>,
+  runner: Pick<Runner, 'serverUrl'>
+): Promise<ThreadRecordRead> {
+  const thread = threadOf(request)
+  const notePlace = findNotePlace(thread, settings, runner)
+  const recordPlace = findRecordPlace(thread, settings, runner)
+  const read: ThreadRecordRead = { jobId: '', state: 'open', unverified: 0, complete: true, firstPage: [] }
+  if (!notePlace || !recordPlace) return read
+  const permission: Permission = request.thread.kind === 'issue' ? 'issues: read' : 'pull-requests: read'
+  const pages = { what: "the thread's comments", permission, maxPages: THREAD_RECORD_PAGES }
+  const scan = await scanCommentsNewestFirst(reader, thread, pages, (comment) => {
+    const records = readRecords(comment.body, {
+      key: settings,
+      place: recordPlace,
+      kind: 'thread',
+      commentId: comment.id
+    })
+    const notes = readMarkedJobs(comment.body, settings, notePlace)
+    read.unverified += records.unverified + notes.filter((note) => !note.verified).length
+    const record = records.records.at(-1)
+    const note = notes.filter((n) => n.verified).at(-1)
+    if (record) Object.assign(read, { jobId: record.job, state: record.state, asked: record.asked })
+    else if (note) read.jobId = note.jobId
+    return read.jobId !== ''
+  })
+  read.complete = scan.complete
+  read.firstPage = scan.firstPage
+  return read
+}
+
+/** The thread a request is on, as the comment pages read it. */
+export function threadOf(request: TriggeringComment): ThreadRef {
+  const [owner, repo] = request.repository.split('/')
+  return { owner, repo, number: request.thread.number }
 }
 
 /** The warning when the reply could not be given its ending: what the thread still records, and so what the next request does. */
