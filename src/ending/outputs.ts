@@ -36,3 +36,22 @@ export function setQueuedOutputs(): void {
   core.setOutput(Output.status, 'queued')
   core.setOutput(Output.jobCreated, 'false')
 }
+
+/** A job as a reporting run's `reported` and `working` outputs list it. */
+interface ListedJob {
+  id: string
+  status: string
+  prLink: string | null
+  thread: number | null
+}
+
+/**
+ * A reporting run's outputs, each as JSON: `reported`, the endings this run told; `working`, the jobs
+ * it read that still work (or wait to be created).
+ */
+export function setReportedOutputs(told: readonly ListedJob[], working: readonly ListedJob[]): void {
+  const shown = (list: readonly ListedJob[]) =>
+    list.map(({ id, status, prLink, thread }) => ({ id, status, prLink, thread }))
+  core.setOutput(Output.reported, JSON.stringify(shown(told)))
+  core.setOutput(Output.working, JSON.stringify(shown(working)))
+}

@@ -1,15 +1,16 @@
 // What a reporting run (`report: pending`) shows: one summary of the jobs it read (each ending it
 // told, those told by another run, those still working), the records it ignored and those it left
 // for the next run, the labelled issues that are not the index, and what became of the reporting
-// workflow; the `reported` output, the endings this run told (each ending in one run's `reported`
-// only), and the `working` output, the jobs it read still working. Every value is escaped.
+// workflow; and which rows the `reported` output lists (the endings this run told, each ending in one
+// run's `reported` only) and the `working` output (the jobs it read still working), which
+// ending/outputs.ts sets. Every value is escaped.
 import * as core from '@actions/core'
-import { Output } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { pullRequestName } from '../service/pull-request-link.js'
 import { INDEX_LABEL } from './job-index.js'
 import { escapeHtml } from '../ending/summary-html.js'
+import { setReportedOutputs } from '../ending/outputs.js'
 
 /** One job a reporting run read, as the summary and the `reported` output show it. */
 export interface ReportedRow {
@@ -59,14 +60,14 @@ export function isWorking(row: ReportedRow): boolean {
 }
 
 /**
- * The `reported` output: the endings this run told, as JSON; the `working` output: the jobs it read
- * that still work (or wait to be created).
+ * The rows of the `reported` output (the endings this run told) and of the `working` output (the jobs
+ * it read that still work, or wait to be created), set where every output is (ending/outputs.ts).
  */
 export function setReportedOutput(rows: readonly ReportedRow[]): void {
-  const shown = (list: readonly ReportedRow[]) =>
-    list.map(({ id, status, prLink, thread }) => ({ id, status, prLink, thread }))
-  core.setOutput(Output.reported, JSON.stringify(shown(rows.filter((r) => r.outcome === 'told'))))
-  core.setOutput(Output.working, JSON.stringify(shown(rows.filter(isWorking))))
+  setReportedOutputs(
+    rows.filter((r) => r.outcome === 'told'),
+    rows.filter(isWorking)
+  )
 }
 
 /** The heading, the table of jobs, and the lines on ignored and left records. */

@@ -3,7 +3,8 @@
 // REPORT_JOBS_PER_RUN jobs, within REPORT_RUN_MS; a cancel leaves every record open or final.
 import { readReportSettings } from '../inputs/report-settings.js'
 import { setReportedOutput, writeReportingSummary } from '../hand-over/reporting-summary.js'
-import { REPORT_JOBS_PER_RUN, reportJobs } from '../hand-over/report-jobs.js'
+import { reportJobs } from '../hand-over/report-jobs.js'
+import { REPORT_JOBS_PER_RUN } from '../hand-over/report-share.js'
 import { CANCEL_GRACE_MS, watchForCancel } from '../runtime/cancel.js'
 import { startDeadline } from '../runtime/deadline.js'
 import { ServicePolicy } from '../service/service-policy.js'
