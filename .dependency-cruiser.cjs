@@ -32,36 +32,16 @@ const LAYERS = [
 // file's import of another, and the list only ever shrinks.
 const KNOWN_CROSSINGS = [
   ['src/context/change-context.ts', 'src/group/since-mark.ts'],
-  ['src/context/run-context.ts', 'src/inputs/settings.ts'],
   ['src/ending/group-shown.ts', 'src/group/group-job.ts'],
   ['src/ending/group-shown.ts', 'src/group/group-lookup.ts'],
   ['src/ending/group-shown.ts', 'src/group/group-status.ts'],
   ['src/ending/thread-words.ts', 'src/follow/route.ts'],
-  ['src/follow/route.ts', 'src/inputs/settings.ts'],
-  ['src/follow/send-and-follow.ts', 'src/inputs/settings.ts'],
-  ['src/follow/tell-ending.ts', 'src/inputs/settings.ts'],
-  ['src/github/signed-record.ts', 'src/inputs/settings.ts'],
-  ['src/group/code-pull-group.ts', 'src/inputs/settings.ts'],
-  ['src/group/group-lookup.ts', 'src/inputs/settings.ts'],
   ['src/group/group-stage.ts', 'src/follow/route.ts'],
-  ['src/group/group-stage.ts', 'src/inputs/settings.ts'],
   ['src/hand-over/group-handed-over.ts', 'src/follow/route.ts'],
-  ['src/hand-over/group-handed-over.ts', 'src/inputs/settings.ts'],
-  ['src/hand-over/hand-over.ts', 'src/inputs/settings.ts'],
-  ['src/hand-over/report-job.ts', 'src/inputs/report-settings.ts'],
-  ['src/hand-over/report-jobs.ts', 'src/inputs/report-settings.ts'],
-  ['src/hand-over/settle-records.ts', 'src/inputs/settings.ts'],
   ['src/prompt/assemble.ts', 'src/follow/route.ts'],
-  ['src/prompt/assemble.ts', 'src/inputs/prompt-file.ts'],
-  ['src/prompt/assemble.ts', 'src/inputs/settings.ts'],
   ['src/thread/agent-note.ts', 'src/group/group-job.ts'],
   ['src/thread/agent-note.ts', 'src/group/group-record.ts'],
-  ['src/thread/agent-note.ts', 'src/inputs/settings.ts'],
-  ['src/thread/comment-ask.ts', 'src/inputs/settings.ts'],
-  ['src/thread/comment-reply.ts', 'src/follow/route.ts'],
-  ['src/thread/comment-reply.ts', 'src/inputs/settings.ts'],
-  ['src/thread/thread-job.ts', 'src/inputs/settings.ts'],
-  ['src/thread/thread-record.ts', 'src/inputs/settings.ts']
+  ['src/thread/comment-reply.ts', 'src/follow/route.ts']
 ]
 
 /** @type {import('dependency-cruiser').IConfiguration} */

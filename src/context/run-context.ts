@@ -1,7 +1,7 @@
 // The context of this run, as main.ts needs it: gathered from the runner's event with the settings
 // given, and what there is to say about it logged.
 import type { Deadline } from '../runtime/deadline.js'
-import type { Settings } from '../inputs/settings.js'
+import type { Settings } from '../kernel/settings.js'
 import { log } from '../runtime/log.js'
 import { READ_LIMITS } from '../github/reader.js'
 import { neutralise } from '../safety/neutralise.js'

@@ -1,6 +1,6 @@
 // Where the request goes, decided once: a new job, an existing job to follow, or a follow-up message
 // to a job, and how that job was named. The stages after it take this value and never change it.
-import type { Settings } from '../inputs/settings.js'
+import type { Settings } from '../kernel/settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import type { Runner } from '../github/runner.js'
 import type { GroupPullRequest, GroupRun } from '../group/group-lookup.js'

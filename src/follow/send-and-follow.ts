@@ -2,7 +2,7 @@
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
 import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from './route.js'
 import { Input } from '../kernel/action-names.js'
-import type { Settings } from '../inputs/settings.js'
+import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
 import type { CommentReplies } from '../thread/comment-reply.js'

@@ -9,7 +9,6 @@ import { decodePayload as decodeJson, encodePayload, signFields } from '../safet
 import { asObject, count, sha, text } from './json-shape.js'
 import { scanCommentsNewestFirst, type CommentPagesOptions, type ThreadRef } from './comment-pages.js'
 import type { GitHubReader } from './reader.js'
-import type { Settings } from '../inputs/settings.js'
 import { isJobId } from '../safety/job-id.js'
 import { findNotePlace, sameText } from './note-place.js'
 import type { Runner } from './runner.js'
@@ -76,7 +75,7 @@ export interface RecordPlace {
 }
 
 /** Who may sign and check records: the project's API key, from which the record key is derived. */
-export type RecordKey = Pick<Settings, 'apiKey'>
+export type RecordKey = { apiKey: string }
 
 /** What a record's signature is bound to: the key it is signed with, its place, its kind and the comment that holds it. */
 export interface RecordAddress {
@@ -229,7 +228,7 @@ function decodePayload(encoded: string): RecordPayload | null {
 /** Where a record is, for its signature: null when this GitHub's address (GITHUB_SERVER_URL) cannot be read. */
 export function findRecordPlace(
   thread: ThreadRef,
-  { projectId }: Pick<Settings, 'projectId'>,
+  { projectId }: { projectId: string },
   runner: Pick<Runner, 'serverUrl'>
 ): RecordPlace | null {
   // The same host, read the same way, as a note's place.

@@ -5,13 +5,7 @@ import { ActionError } from '../runtime/errors.js'
 import { neutralise } from '../safety/neutralise.js'
 import type { Runner } from '../github/runner.js'
 import { Input } from '../kernel/action-names.js'
-
-export interface GroupSettings {
-  /** The group's name, checked: it goes into a label (at most 50 characters with its prefix) and a marker. */
-  name: string
-  /** Where the group's pull request is looked for: `owner/repo`. */
-  repository: string
-}
+import type { GroupSettings } from '../kernel/settings.js'
 
 // A label is at most 50 characters; the group's has an 11-character prefix (docs-agent:).
 const GROUP_SHAPE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,38}$/

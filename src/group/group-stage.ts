@@ -9,7 +9,7 @@
 import { routedGroup, type Route } from '../follow/route.js'
 import { failureClause } from '../github/read-failure.js'
 import { Input } from '../kernel/action-names.js'
-import type { Settings } from '../inputs/settings.js'
+import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { GroupStatusComment } from './group-status.js'
 import type { RunOutcome } from '../ending/run-ending.js'

@@ -5,7 +5,7 @@
 // (report-pull-request-job.ts). Then the index is kept: the told records leave its dashboard, and the
 // reporting workflow is turned off when nothing is left open (report-keep-index.ts).
 import type { Runner } from '../github/runner.js'
-import type { ReportSettings } from '../inputs/report-settings.js'
+import type { ReportSettings } from '../kernel/settings.js'
 import { openJobIndex, openIndexReader } from './job-index.js'
 import { setReportedOutput, type ReportedRow } from './reporting-summary.js'
 import { workflowOfRun } from './reporting-workflow.js'

@@ -7,7 +7,7 @@
 // created its job has no record to settle.
 import type { GitHubRun } from '../github/session.js'
 import { gitHubIsSilent } from '../github/silence.js'
-import type { Settings } from '../inputs/settings.js'
+import type { Settings } from '../kernel/settings.js'
 import { openJobIndex, openIndexReader } from './job-index.js'
 import { describeWriteFailure } from '../github/write-failure.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'

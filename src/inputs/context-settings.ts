@@ -1,9 +1,7 @@
 // The two inputs that shape the context, checked before anything is sent.
 import { Input } from '../kernel/action-names.js'
 import { ActionError } from '../runtime/errors.js'
-
-/** `none`: the prompt alone; `changes`: and what changed; `diff`: and the diff hunks too. */
-export type ContextMode = 'none' | 'changes' | 'diff'
+import type { ContextMode } from '../kernel/settings.js'
 
 export const CONTEXT_MODES: readonly ContextMode[] = ['none', 'changes', 'diff']
 export const DEFAULT_CONTEXT_MODE: ContextMode = 'changes'

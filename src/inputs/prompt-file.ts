@@ -60,11 +60,6 @@ export function readPromptFile(path: string, workspace = process.env.GITHUB_WORK
   return text
 }
 
-/** The prompt sent: the file's text first, then, after a blank line, the prompt given inline. */
-export function joinPrompts(fromFile: string, inline: string): string {
-  return [fromFile, inline].filter((part) => part !== '').join('\n\n')
-}
-
 function realRoot(workspace: string): string {
   try {
     return realpathSync(workspace)

@@ -3,15 +3,13 @@
 import * as core from '@actions/core'
 import type { Runner } from '../github/runner.js'
 import { Input } from '../kernel/action-names.js'
-import { readNoteTrigger } from '../kernel/comment-settings.js'
+import { readNoteTrigger } from './comment-settings.js'
 import { describeMisnamed, misnamedInputs } from './misnamed-inputs.js'
-import { readServiceAccess, type Settings } from './settings.js'
+import { readServiceAccess } from './settings.js'
+import type { ReportSettings } from '../kernel/settings.js'
 import { ActionError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
 import { neutralise } from '../safety/neutralise.js'
-
-/** What a reporting run needs: the service's access, the token, the trigger its notes name. */
-export type ReportSettings = Pick<Settings, 'projectId' | 'apiKey' | 'baseUrl' | 'githubToken' | 'noteTrigger'>
 
 /** The one value of the report input: report the jobs runs handed over. */
 export const REPORT_PENDING = 'pending'

@@ -1,68 +1,25 @@
+// Reads and checks every input once, at the start, into the run's Settings (their shape is
+// kernel/settings.ts): a mistake is refused in a sentence before the first request is sent.
 import * as core from '@actions/core'
-import { parseContextLimit, parseContextMode, type ContextMode } from './context-settings.js'
+import { parseContextLimit, parseContextMode } from './context-settings.js'
 import { eventNameOf, isCommentEvent } from '../github/event.js'
 import { readRunner, type Runner } from '../github/runner.js'
 import { forkKeySentence, forkWithoutSecrets } from '../github/fork.js'
-import { readCommentSettings, readNoteTrigger, type CommentSettings } from '../kernel/comment-settings.js'
+import { readCommentSettings, readNoteTrigger } from './comment-settings.js'
+import type { FirstInputs, Settings } from '../kernel/settings.js'
 import { Input } from '../kernel/action-names.js'
 import { readBaseUrl } from './base-url.js'
-import { readDocsRepository, readGroupSettings, type GroupSettings } from '../group/group-settings.js'
+import { readDocsRepository, readGroupSettings } from '../group/group-settings.js'
 import { formatDuration, parseDuration } from '../runtime/duration.js'
 import { ActionError } from '../runtime/errors.js'
 import { describeMisnamed, misnamedInputs, type MisnamedInput } from './misnamed-inputs.js'
 import { bareSecondsWarning } from './timing-notes.js'
 import { jobIdProblem, MAX_JOB_ID_LENGTH } from '../safety/job-id.js'
 import { log } from '../runtime/log.js'
-import { joinPrompts, readPromptFile } from './prompt-file.js'
+import { readPromptFile } from './prompt-file.js'
+import { joinPrompts } from '../prompt/join-prompts.js'
 import { registerSecret } from '../safety/run-secrets.js'
 import { hasControlCharacter, neutralise } from '../safety/neutralise.js'
-
-/**
- * Everything a run needs, read and checked once, before the first request is sent; nothing changes
- * it afterwards (where the request goes is decided apart, as a Route: follow/route.ts).
- */
-export type Settings = Readonly<SettingsFields>
-
-interface SettingsFields {
-  /** The documentation project, as the service names it (not yet URL-encoded). */
-  projectId: string
-  /**
-   * The instruction for the agent: promptFile's text, then the prompt input (with a jobId, the prompt
-   * alone, as a follow-up message to it); empty when a comment gives it (a comment's instruction then
-   * follows promptFile's text).
-   */
-  prompt: string
-  /** The admin key, `svc_<secret>`; already masked in the log. */
-  apiKey: string
-  /** The service's address without a trailing slash: https, or http on a loopback host. */
-  baseUrl: string
-  /** Follow the job to a final status, or stop once it exists or has the message (a jobId alone is always followed). */
-  wait: boolean
-  /** How long the step may follow the job, counted from the step's start. */
-  timeoutMs: number
-  /** The steady interval between polls once a job has run a while. */
-  pollIntervalMs: number
-  /** An existing job to follow (with a prompt: to send it a follow-up message) instead of creating one; empty to create. */
-  jobId: string
-  /** Fail a completed job that opened no pull request. */
-  requirePr: boolean
-  /** Set when the run is comment-triggered: a comment event (see COMMENT_EVENTS), and neither prompt nor jobId given. */
-  comment: CommentSettings | null
-  /** What the agent is told besides the prompt: nothing, what changed, or that and the diffs. */
-  context: ContextMode
-  /** The most characters the context section may take. */
-  contextLimit: number
-  /** For GitHub's API: reading the context, and the replies on a comment thread; already masked; may be empty. */
-  githubToken: string
-  /** Read the inputs and the context, show the prompt, send nothing to the service. */
-  dryRun: boolean
-  /** The trigger as the note on the agent's pull request names it, in any run: the default when the input is unusable. */
-  noteTrigger: string
-  /** Runs that share one docs pull request (the group input, and docsRepository); null without one. */
-  group: GroupSettings | null
-  /** Where a group's docs pull requests are looked for (docsRepository, or this repository); '' when neither is known. */
-  docsRepository: string
-}
 
 // svc_ and printable ASCII: anything else is no key, and a header undici would refuse to send.
 const KEY_SHAPE = /^svc_[\x21-\x7e]+$/
@@ -84,17 +41,6 @@ export function maskSecrets(): void {
   for (const { variable, meant } of misnamedInputs()) {
     if (meant === Input.apiKey || meant === Input.githubToken) registerSecret(process.env[variable] ?? '')
   }
-}
-
-/**
- * The inputs a run reads before the others: a comment-triggered run answers on its thread (with the
- * token) even when the rest are wrong. readSettings takes them as they were read, so each is read once.
- */
-export interface FirstInputs {
-  /** Null when the run is not comment-triggered (see readCommentSettings). */
-  comment: CommentSettings | null
-  /** For GitHub's API; already masked (maskSecrets); may be empty. */
-  githubToken: string
 }
 
 /** The githubToken input, read once: the run's GitHub session (github/session.ts) is built with it. */

@@ -1,12 +1,6 @@
 import { decideRoute, routedGroup, type Route } from '../follow/route.js'
-import {
-  describeSettings,
-  readFirstInputs,
-  readGitHubToken,
-  readSettings,
-  type FirstInputs,
-  type Settings
-} from '../inputs/settings.js'
+import { describeSettings, readFirstInputs, readGitHubToken, readSettings } from '../inputs/settings.js'
+import type { FirstInputs, Settings } from '../kernel/settings.js'
 import { openGitHubSession, type GitHubSession } from '../github/session.js'
 import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'

@@ -1,7 +1,7 @@
 // The first stage of a comment-triggered run: the comment that asked, its instruction (credentials
 // blanked) and the reply on its thread, started at once so that even wrong inputs are answered there.
 import { blankInstruction, hunkBlanker } from '../context/run-context.js'
-import type { FirstInputs } from '../inputs/settings.js'
+import type { FirstInputs, Settings } from '../kernel/settings.js'
 import type { TriggeringComment } from './trigger.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
@@ -9,7 +9,6 @@ import { isRequestEvent } from '../github/request-event.js'
 import { isCommentEvent } from '../github/event.js'
 import { log } from '../runtime/log.js'
 import type { CommentReplies } from './comment-reply.js'
-import type { Settings } from '../inputs/settings.js'
 import { createHash } from 'node:crypto'
 import type { Blanked } from '../safety/credentials.js'
 import type { RunOutcome } from '../ending/run-ending.js'

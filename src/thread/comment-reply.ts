@@ -16,7 +16,7 @@ import { WRITE_ACCESS } from '../kernel/write-access.js'
 import { keepLiveComment, type CommentPlace, type LiveComment } from '../github/live-comment.js'
 import type { GitHubSession } from '../github/session.js'
 import { threadRecord, describeUnrecordedEnding } from './thread-record.js'
-import type { Settings } from '../inputs/settings.js'
+import type { Settings } from '../kernel/settings.js'
 import { describeRouteOnThread, describeThreadEnding, type ThreadEnding } from '../ending/thread-words.js'
 import type { Route } from '../follow/route.js'
 

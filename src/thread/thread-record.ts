@@ -18,7 +18,7 @@ import type { GitHubReader } from '../github/reader.js'
 import type { Runner } from '../github/runner.js'
 import { readMarkedJobs } from './agent-pull-request.js'
 import type { TriggeringComment } from './trigger.js'
-import type { Settings } from '../inputs/settings.js'
+import type { Settings } from '../kernel/settings.js'
 
 /** The thread's record of its job, signed into the reply by the live comment's stamp (see CommentReplies.keepRecord). */
 export interface ThreadRecord {

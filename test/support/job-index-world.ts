@@ -2,7 +2,7 @@
 // reporting run): one repository's settings, a job as the service answers it, and the job index's
 // records as a reporting run reads them from the stand-in GitHub.
 import type { GitHubSession } from '../../src/github/session.js'
-import type { Settings } from '../../src/inputs/settings.js'
+import type { Settings } from '../../src/kernel/settings.js'
 import { openIndexReader, openJobIndex } from '../../src/hand-over/job-index.js'
 import type { Job } from '../../src/service/job-record.js'
 import { emptyIndexState, signIndexMarker } from '../../src/hand-over/index-marker.js'

@@ -12,7 +12,7 @@ import {
   type Route
 } from '../../../src/follow/route.js'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
-import type { Settings } from '../../../src/inputs/settings.js'
+import type { Settings } from '../../../src/kernel/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 import { openGitHubSession } from '../../../src/github/session.js'
 import type { TriggeringComment } from '../../../src/thread/trigger.js'

@@ -2,7 +2,7 @@
 // prompt (a create, a message, nothing), once, and the outcome the stage returns; in milliseconds.
 import { describe, expect, it } from 'vitest'
 import type { Route } from '../../../src/follow/route.js'
-import type { Settings } from '../../../src/inputs/settings.js'
+import type { Settings } from '../../../src/kernel/settings.js'
 import type { Prepared } from '../../../src/prompt/assemble.js'
 import { JobTracker } from '../../../src/follow/job-tracker.js'
 import { sendAndFollow, type SendAndFollow } from '../../../src/follow/send-and-follow.js'

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
-import type { Settings } from '../../../src/inputs/settings.js'
+import type { Settings } from '../../../src/kernel/settings.js'
 import { JobIndex, openIndexReader } from '../../../src/hand-over/job-index.js'
 import type { RunOutcome } from '../../../src/kernel/run-outcome.js'
 import { handOverJob, recordToLeave, type HandOver } from '../../../src/hand-over/hand-over.js'

@@ -1,6 +1,6 @@
 // Inputs are set as the runner sets them, as INPUT_* variables.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseAssociations } from '../../../src/kernel/comment-settings.js'
+import { parseAssociations } from '../../../src/inputs/comment-settings.js'
 import { describeSettings, readSettings } from '../../../src/inputs/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 
