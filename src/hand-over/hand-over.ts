@@ -90,31 +90,6 @@ export function markHandedOver(handOver: HandOver, reporterKnown: boolean, left:
   return { ...outcome, handedOver: { reporterKnown, ...(left === 'unrecorded' ? { unrecorded: true } : {}) } }
 }
 
-/**
- * Whether a reporting run has recorded itself in the index (its workflow in the index's state): the
- * index's listing and its issue, read within a few seconds. A read that fails says nothing either
- * way: then, as before the index kept its workflow, the reply promises the ending.
- */
-export async function knowsReportingRun(handOver: HandOver, settings: Settings): Promise<boolean> {
-  const limit = timeLimit(HAND_OVER_MS / 2)
-  const reader = openIndexReader(handOver.github, limit.signal)
-  try {
-    if (!reader) return true
-    const { index } = await openJobIndex(handOver.github, reader, {
-      key: settings,
-      repository: handOver.runner.repository
-    })
-    const issue = await index.findIssue()
-    return issue !== null && !!(await index.readState(issue)).workflow
-  } catch (error) {
-    log.debug(`Could not read whether a reporting run is known: ${describeWriteFailure(error, WRITE_ACCESS.index)}`)
-    return true
-  } finally {
-    limit.clear()
-    await reader?.close()
-  }
-}
-
 /** Where a queued request was asked, to see it withdrawn before its create (hand-over/report-queued.ts). */
 function askingOf(ask: CommentAsk | null): Pick<RecordPayload, 'asking'> {
   if (!ask) return {}
@@ -129,11 +104,22 @@ function askingOf(ask: CommentAsk | null): Pick<RecordPayload, 'asking'> {
 export type HandOverLeft = 'recorded' | 'unrecorded'
 
 /**
+ * What a hand-over did: `left`, what became of the record; `reporterKnown`, whether a reporting run has
+ * recorded itself in the index (its workflow in the index's state), as the one read of the index's body
+ * after the record showed it (true when that read failed: then, as before the index kept its workflow,
+ * the reply promises the ending).
+ */
+export interface HandedOverJob {
+  left: HandOverLeft
+  reporterKnown: boolean
+}
+
+/**
  * Leaves the record (see the file's opening comment), before the summary and the reply say the run's
  * ending: what became of it, which their promise rests on (undefined: no record was to be left). A
  * failure is a warning: the job itself is not affected.
  */
-export async function handOverJob(handOver: HandOver): Promise<HandOverLeft | undefined> {
+export async function handOverJob(handOver: HandOver): Promise<HandedOverJob | undefined> {
   const { runner } = handOver
   // The record names the reply: its first post (made while the job was created) is waited for.
   if (recordToLeave(handOver)) await replyPosted(handOver)
@@ -150,14 +136,15 @@ export async function handOverJob(handOver: HandOver): Promise<HandOverLeft | un
       `GitHub left a request of this run unanswered and has answered none since, so no record of ${what} was left ` +
         'for a reporting run: its ending is not reported. The job is not affected.'
     )
-    return 'unrecorded'
+    return { left: 'unrecorded', reporterKnown: true }
   }
   const { repository } = runner
   const limit = timeLimit(HAND_OVER_MS)
   const reader = openIndexReader(handOver.github, limit.signal)
   let recorded = false
+  let reporterKnown = true
   try {
-    if (!reader) return 'unrecorded'
+    if (!reader) return { left: 'unrecorded', reporterKnown }
     const { index, octokit } = await openJobIndex(handOver.github, reader, { key: settings, repository })
     const issue = await index.findOrMakeIssue(limit.signal)
     const kept = await keepQueuedPrompt(
@@ -175,7 +162,11 @@ export async function handOverJob(handOver: HandOver): Promise<HandOverLeft | un
     )
     const commentId = await index.add(issue, kept, limit.signal)
     recorded = true
-    await showHandedOver({ index, octokit, repository }, { issue, commentId, record: kept }, limit.signal)
+    reporterKnown = await showHandedOver(
+      { index, octokit, repository },
+      { issue, commentId, record: kept },
+      limit.signal
+    )
     log.info(
       record.state === 'queued'
         ? `The create waits in issue #${issue} (${INDEX_TITLE}): a run with report: pending creates it once the rate limit allows, and tells its ending.`
@@ -209,7 +200,7 @@ export async function handOverJob(handOver: HandOver): Promise<HandOverLeft | un
     limit.clear()
     await reader?.close()
   }
-  return recorded ? 'recorded' : 'unrecorded'
+  return { left: recorded ? 'recorded' : 'unrecorded', reporterKnown }
 }
 
 /** Waits (bounded) for the reply's first post to be answered, so that the record names it. */

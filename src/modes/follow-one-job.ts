@@ -42,7 +42,7 @@ export async function followOneJob(start: ModeStart): Promise<void> {
   const { runner } = start
   try {
     // Loaded now, after the create: the run's first request waits for neither (docs/benchmark.md).
-    const [{ claimRecordsOfJob }, { handOverJob, knowsReportingRun, markHandedOver }] = await Promise.all([
+    const [{ claimRecordsOfJob }, { handOverJob, markHandedOver }] = await Promise.all([
       import('../hand-over/settle-records.js'),
       import('../hand-over/hand-over.js')
     ])
@@ -56,9 +56,8 @@ export async function followOneJob(start: ModeStart): Promise<void> {
     // A job not followed to its end is handed over: its record waits for a reporting run. It is left
     // before the ending is told, whose words promise the ending only once the record exists, and only
     // where a reporting run has recorded itself in the index.
-    const left = await handOverJob(handOver)
-    const known = left === 'recorded' && settings ? await knowsReportingRun(handOver, settings) : true
-    const told = markHandedOver(handOver, known, left)
+    const handed = await handOverJob(handOver)
+    const told = markHandedOver(handOver, handed?.reporterKnown ?? true, handed?.left)
     tellOnce(told)
     await tellEnding({
       ...reached,

@@ -92,10 +92,15 @@ describe.concurrent('the index issue as it is made', () => {
       expect(github.issues.map((i) => i.number)).toEqual([500])
       expect(github.issue(500)?.locked).toBe(true)
       expect(labelled(github).map((i) => [i.number, i.records.length])).toEqual([[500, 1]])
-      // A second hand-over uses it, makes none.
+      // A second hand-over uses it, makes none; it lists the labelled issues once, and reads the index's
+      // body twice: for the reporting workflow (whose words it promises), and just before its dashboard edit.
+      const from = github.requests.length
       const again = await handOver(service, github, 14).done
       expect(again.code).toBe(0)
       expect(github.issues.map((i) => i.number)).toEqual([500])
+      const reads = github.requests.slice(from).filter((r) => r.method === 'GET')
+      expect(reads.filter((r) => r.path.includes('/issues?labels='))).toHaveLength(1)
+      expect(reads.filter((r) => r.pathname === `/repos/${REPO}/issues/500`)).toHaveLength(2)
       expect(await tellAll(service, github, [asked.outputs.jobId, again.outputs.jobId])).toEqual(
         [asked.outputs.jobId, again.outputs.jobId].sort()
       )
