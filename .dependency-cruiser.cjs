@@ -39,8 +39,6 @@ const KNOWN_CROSSINGS = [
   ['src/group/group-stage.ts', 'src/follow/route.ts'],
   ['src/hand-over/group-handed-over.ts', 'src/follow/route.ts'],
   ['src/prompt/assemble.ts', 'src/follow/route.ts'],
-  ['src/thread/agent-note.ts', 'src/group/group-job.ts'],
-  ['src/thread/agent-note.ts', 'src/group/group-record.ts'],
   ['src/thread/comment-reply.ts', 'src/follow/route.ts']
 ]
 

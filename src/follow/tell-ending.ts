@@ -94,7 +94,7 @@ export async function tellEnding({
   const [
     { leaveAgentNote },
     { groupNoteOf, groupShown },
-    { recordGroupRun },
+    { recordGroupRun, groupNotePart },
     { agentPullRequestShown, opensPullRequest },
     { ENDING_DETAILS_MS, startEndingBound },
     { writeSummary }
@@ -114,7 +114,8 @@ export async function tellEnding({
     const pullRequest = agentPullRequestShown(outcome, github, detailsLimit.signal)
     // A job the group's run created makes its pull request the group's, with the mark in the note;
     // then the group's mark, label and code pull request comment (group/group-record.ts).
-    const groupNote = groupNoteOf(group, delivered)
+    const shown = groupNoteOf(group, delivered)
+    const groupNote = shown && groupNotePart(shown)
     const comment = ask?.comment ?? null
     const noted =
       leaveNote === false

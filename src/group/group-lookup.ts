@@ -3,14 +3,13 @@
 // (the issues API, newest first, open and closed: the search API's index lags), skipping issues (only
 // a pull request can be the group's, and anyone with triage rights can label an issue), paged on
 // within a bound that is said when it is reached. A label proves nothing: a pull request is the
-// group's only when a group marker on it verifies under this run's key (group-job.ts). The newest such
+// group's only when a group marker on it verifies under this run's key (group-marker.ts). The newest such
 // pull request holds the group's mark (the last commit whose changes a job of the group was given):
 // open, its job takes this run's changes; merged or closed, a new job starts from its mark, so that
 // no change between the mark and this run is lost. Then one comparison says how this run's commit
 // stands to the mark: only a commit ahead of it has changes the group's job was not told of.
 import { asArray, asObject, count, text } from '../github/json-shape.js'
-import { isWrittenBy, readAuthor, type Author } from '../github/author.js'
-import { listCommentsOldestFirst } from '../github/comment-pages.js'
+import { readAuthor, type Author } from '../github/author.js'
 import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { readTwice } from '../github/read-again.js'
 import { ReadFailure, failureClause } from '../github/read-failure.js'
@@ -19,8 +18,9 @@ import { Input } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
-import { findNotePlace, type NoteKey, type NotePlace } from '../github/note-place.js'
-import { coveredCommit, groupLabel, markedGroups } from './group-job.js'
+import { findNotePlace } from '../github/note-place.js'
+import { coveredCommit, groupLabel } from './group-job.js'
+import { readGroupMarkerOn } from './group-marker.js'
 import { pullRequestUrl, repositoryPath } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubRun } from '../github/session.js'
@@ -133,7 +133,13 @@ export async function findGroupPullRequest(
         const place = findNotePlace(pr, settings, runner)
         author ??= readAuthor(() => readTwice(reader, '/user', "the token's account", 'metadata: read'))
         const marked = place
-          ? await groupMarkerOn(reader, pr, { key: settings, place, group, author: await author })
+          ? await readGroupMarkerOn(reader, pr, {
+              key: settings,
+              place,
+              group,
+              author: await author,
+              maxPages: commentPages
+            })
           : null
         if (!marked) {
           unverified.push(number)
@@ -155,27 +161,6 @@ export async function findGroupPullRequest(
     if (error instanceof ReadFailure) return { kind: 'unreadable', failure: error }
     throw error
   }
-}
-
-/**
- * The last verified group marker in a comment the action's account wrote (github/author.ts: a copy of
- * an older note re-posted by anyone else would otherwise pull the mark back), within the page cap.
- */
-async function groupMarkerOn(
-  reader: GitHubReader,
-  pr: PullRequestRef,
-  where: { key: NoteKey; place: NotePlace; group: string; author: Author }
-): Promise<{ jobId: string; mark: string; commentId: number; body: string } | null> {
-  const { key, place, group, author } = where
-  let last: { jobId: string; mark: string; commentId: number; body: string } | null = null
-  const comments = { what: "the pull request's comments", permission: 'pull-requests: read' as const }
-  await listCommentsOldestFirst(reader, pr, { ...comments, maxPages: commentPages, readAgain: true }, (comment) => {
-    if (!isWrittenBy(author, { login: comment.login, type: comment.type })) return
-    for (const marked of markedGroups(comment.body, key, place, group)) {
-      if (marked.verified) last = { jobId: marked.jobId, mark: marked.mark, commentId: comment.id, body: comment.body }
-    }
-  })
-  return last
 }
 
 /**

@@ -5,15 +5,8 @@
 // code pull request closes. Each GitHub call is bounded and tried once more after a failure GitHub may
 // not repeat; none fails the step: what could not be written is a warning that names the pull request
 // and what the next run does.
-import {
-  codePullRequestOf,
-  compareUrl,
-  groupLabel,
-  groupMarker,
-  markedGroups,
-  withGroupMarker,
-  type CodePullRequest
-} from './group-job.js'
+import { codePullRequestOf, compareUrl, groupLabel, type CodePullRequest } from './group-job.js'
+import { groupMarker, markedGroups, withGroupMarker } from './group-marker.js'
 import { groupWasRead, readAncestry, type GroupKeys, type GroupRun } from './group-lookup.js'
 import { readTwice } from '../github/read-again.js'
 import { pullRequestName, pullRequestUrl, repositoryPath } from '../github/pull-request-ref.js'
@@ -30,6 +23,28 @@ import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './group-status.js'
 import type { GitHubRun } from '../github/session.js'
+import type { NoteGroup } from '../thread/agent-note.js'
+
+/**
+ * The group's part in the note on the pull request its new job opened (thread/agent-note.ts leaves the
+ * note): the group's marker, with the mark the job's changes start from, and the group's label.
+ */
+export function groupNotePart({
+  name,
+  mark,
+  repository
+}: {
+  name: string
+  mark: string
+  repository?: string
+}): NoteGroup {
+  return {
+    name,
+    ...(repository === undefined ? {} : { repository }),
+    marker: (key, place, jobId) => groupMarker(key, place, { jobId, group: name, mark }),
+    label: (octokit, pr, signal) => labelGroupPullRequest(octokit, pr, name, signal)
+  }
+}
 
 /** Puts the group's label on the pull request its note names (GitHub makes the label if the repository has none); whether it is on. */
 export async function labelGroupPullRequest(

@@ -8,7 +8,7 @@ import type { ListedThreadComment } from '../github/comment-pages.js'
 import type { PullRequestRef } from '../github/pull-request-ref.js'
 import type { Runner } from '../github/runner.js'
 import { findNotePlace, sameText } from '../github/note-place.js'
-import { groupSignature } from './group-job.js'
+import { groupSignature } from './group-marker.js'
 import type { GroupKeys } from './group-lookup.js'
 
 type Keys = Pick<GroupKeys, 'apiKey' | 'projectId'>

@@ -15,6 +15,7 @@ import type { GitHubReader } from '../github/reader.js'
 import type { Runner } from '../github/runner.js'
 import type { ReportSettings } from '../kernel/settings.js'
 import { leaveAgentNote } from '../thread/agent-note.js'
+import { groupNotePart } from '../group/group-record.js'
 import { agentPullRequestShown } from '../ending/agent-pull-request-shown.js'
 import { writeOutcomeReply } from '../thread/comment-reply.js'
 import { commitShows, setCommitStatus, statusOfJob } from './commit-status.js'
@@ -199,7 +200,7 @@ async function leaveNote(place: ReportPlace, record: JobRecord, outcome: RunOutc
     signal: place.signal,
     runner: place.runner,
     github: place.github,
-    group: record.group && record.mark ? { name: record.group, mark: record.mark } : undefined,
+    group: record.group && record.mark ? groupNotePart({ name: record.group, mark: record.mark }) : undefined,
     asker: record.askedBy && { what: record.askedBy.what, runId: record.askedBy.run },
     // An earlier try may have left it: a note (a group's too) is looked for before one is posted.
     lookFirst: true

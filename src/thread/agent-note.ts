@@ -5,11 +5,11 @@
 import type { TriggeringComment } from './trigger.js'
 import { FRESH_FLAG } from '../kernel/comment-settings.js'
 import { isSourceOf, signMarker, readNotesOn } from './agent-pull-request.js'
-import { openReader, findNotePlace, parsePullRequestLink } from '../github/note-place.js'
+import { openReader, findNotePlace, parsePullRequestLink, type NoteKey, type NotePlace } from '../github/note-place.js'
 import { eventNameOf } from '../github/event.js'
 import { login } from '../github/json-shape.js'
-import { runLink } from '../github/octokit.js'
-import { pullRequestName } from '../github/pull-request-ref.js'
+import { runLink, type Octokit } from '../github/octokit.js'
+import { pullRequestName, type PullRequestRef } from '../github/pull-request-ref.js'
 import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'
 import { log } from '../runtime/log.js'
@@ -17,8 +17,6 @@ import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from '../ending/run-ending.js'
-import { groupMarker } from '../group/group-job.js'
-import { labelGroupPullRequest } from '../group/group-record.js'
 import { noteCutBy, postNote } from '../github/post-note.js'
 import { describeWriteFailure } from '../github/write-failure.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'
@@ -42,8 +40,8 @@ export interface AgentNote {
   signal: AbortSignal
   runner: Runner
   github: GitHubSession
-  /** A run with a group that created this job: the note makes the pull request the group's (see group-job.ts). */
-  group?: { name: string; mark: string; repository?: string }
+  /** A run with a group that created this job: the note makes the pull request the group's. */
+  group?: NoteGroup
   /** A reporting run's note: who asked, as the run that handed the job over worded it (its record keeps it). */
   asker?: Asker
   /**
@@ -51,6 +49,20 @@ export interface AgentNote {
    * write of an earlier try failed (a note GitHub made despite a 5xx is found, not posted twice).
    */
   lookFirst?: boolean
+}
+
+/**
+ * A group's part in the note, made by the group's room (group/group-record.ts, groupNotePart): its
+ * signed marker beside the job's (group/group-marker.ts) and its label on the pull request.
+ */
+export interface NoteGroup {
+  name: string
+  /** The one repository the group is looked for in, when the run knows it. */
+  repository?: string
+  /** The group's signed marker for the note's place, naming the job and the group's mark. */
+  marker(key: NoteKey, place: NotePlace, jobId: string): string
+  /** Puts the group's label on the pull request; whether it is on. */
+  label(octokit: Octokit, pr: PullRequestRef, signal: AbortSignal): Promise<boolean>
 }
 
 /** Who asked for a job, kept for a note left later: the asking run's id, and what asked (requestedBy's words). */
@@ -115,17 +127,17 @@ export async function leaveAgentNote({
       })
       if (notes.some((note) => note.verified && note.jobId === jobId)) {
         // Left by an earlier try: a group's label may not be (adding it again changes nothing).
-        return !group || (await labelGroupPullRequest(await github.client(), pr, group.name, signal))
+        return !group || (await group.label(await github.client(), pr, signal))
       }
     }
     const signed = group
-      ? `${signMarker(settings, place, jobId)}\n${groupMarker(settings, place, { jobId, group: group.name, mark: group.mark })}`
+      ? `${signMarker(settings, place, jobId)}\n${group.marker(settings, place, jobId)}`
       : signMarker(settings, place, jobId)
     const body = (server: string) =>
       noteBody({ signedMarker: signed, jobId, comment, trigger, serverUrl: server, runner, group: group?.name, asker })
     const octokit = await postNote(github, pr, body, signal)
     log.info(`Left a note on ${where} naming job ${jobId}, for follow-ups with ${trigger}.`)
-    return !group || (await labelGroupPullRequest(octokit, pr, group.name, signal))
+    return !group || (await group.label(octokit, pr, signal))
   } catch (error) {
     // Cut by the end of the run's time for GitHub (ending-bound.ts): that is what happened, not a cancel.
     const cut = noteCutBy(signal)

@@ -6,7 +6,7 @@
 // service is counted: no run makes two that the service took.
 import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { signMarker } from '../../src/thread/agent-pull-request.js'
-import { groupMarker } from '../../src/group/group-job.js'
+import { groupMarker } from '../../src/group/group-marker.js'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
 import { inputsFor, runAction, type ActionRun } from '../support/run-action.js'
 import {

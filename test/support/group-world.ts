@@ -4,7 +4,7 @@
 // count is read from the stand-ins: the writes the service took, and what each prompt carried.
 import type { TestContext } from 'vitest'
 import { signMarker } from '../../src/thread/agent-pull-request.js'
-import { groupMarker } from '../../src/group/group-job.js'
+import { groupMarker } from '../../src/group/group-marker.js'
 import { inputsFor, runAction, type ActionRun } from './run-action.js'
 import {
   changedFile,

@@ -18,7 +18,7 @@ import { openGitHubSession } from '../../../src/github/session.js'
 import type { TriggeringComment } from '../../../src/thread/trigger.js'
 import type { ReadJob } from '../../../src/thread/thread-job.js'
 import { signMarker } from '../../../src/thread/agent-pull-request.js'
-import { groupMarker } from '../../../src/group/group-job.js'
+import { groupMarker } from '../../../src/group/group-marker.js'
 import { groupStatusMarker, statusSignature } from '../../../src/group/group-status-marker.js'
 import { startStandInGitHub, type SeededComment } from '../../support/stand-in-github.js'
 

@@ -3,13 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { signMarker, readMarkedJobs } from '../../../src/thread/agent-pull-request.js'
 import type { NotePlace } from '../../../src/github/note-place.js'
-import {
-  GROUP_LABEL_PREFIX,
-  groupLabel,
-  groupMarker,
-  markedGroups,
-  withGroupMarker
-} from '../../../src/group/group-job.js'
+import { GROUP_LABEL_PREFIX, groupLabel } from '../../../src/group/group-job.js'
+import { groupMarker, markedGroups, withGroupMarker } from '../../../src/group/group-marker.js'
 
 const KEY = { apiKey: 'svc_stand_in_key' }
 const PLACE: NotePlace = { host: 'github.com', pr: { owner: 'octo-org', repo: 'docs', number: 7 }, projectId: 'docs' }

@@ -2,7 +2,7 @@
 // request (only a pull request, only one whose group marker verifies and was written by the action's
 // account), paged on within a bound that is said, and how this run's commit stands to the group's mark.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { groupMarker } from '../../../src/group/group-job.js'
+import { groupMarker } from '../../../src/group/group-marker.js'
 import { findGroupPullRequest, lookUpGroup, readAncestry, GROUP_READS } from '../../../src/group/group-lookup.js'
 import { readRunner } from '../../../src/github/runner.js'
 import type { GitHubReader } from '../../../src/github/reader.js'

@@ -2,7 +2,7 @@
 // its docs pull request's note only after a delivered message and only forward (another run's later
 // mark stays), and the docs pull request told when its code pull request was merged or closed.
 import { describe, expect, it, vi } from 'vitest'
-import { groupMarker, markedGroups } from '../../../src/group/group-job.js'
+import { groupMarker, markedGroups } from '../../../src/group/group-marker.js'
 import type { GroupRun } from '../../../src/group/group-lookup.js'
 import { moveGroupMark, recordGroupRun, tellDocsCodeClosed } from '../../../src/group/group-record.js'
 import type { GroupEnding } from '../../../src/group/group-status.js'

@@ -4,6 +4,7 @@
 // notice (or, for a group, one warning), never an error.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { leaveAgentNote, type AgentNote } from '../../../src/thread/agent-note.js'
+import { groupNotePart } from '../../../src/group/group-record.js'
 import { readRunner } from '../../../src/github/runner.js'
 import type { Job } from '../../../src/service/job-record.js'
 import { captureLog, startUnitGitHub, type StandInGitHub } from '../../support/unit-github.js'
@@ -118,7 +119,7 @@ describe("the note on the agent's pull request", () => {
 
   it("a group's new job: the note carries the group's marker and the pull request gets the group's label, without a read first", async () => {
     captureLog()
-    await note({ group: { name: 'api-docs', mark: 'a'.repeat(40), repository: 'octo-org/docs-site' } })
+    await note({ group: groupNotePart({ name: 'api-docs', mark: 'a'.repeat(40), repository: 'octo-org/docs-site' }) })
     const [only] = gh?.threadComments(31) ?? []
     expect(only?.body).toContain('This is the docs pull request of group `api-docs`')
     expect(only?.body).toMatch(/<!-- docs-agent-group: /)
@@ -129,7 +130,7 @@ describe("the note on the agent's pull request", () => {
   it("a group's note that could not be left is a warning that the group's next run will not find the pull request", async () => {
     const log = captureLog()
     await note(
-      { group: { name: 'api-docs', mark: 'a'.repeat(40), repository: 'octo-org/docs-site' } },
+      { group: groupNotePart({ name: 'api-docs', mark: 'a'.repeat(40), repository: 'octo-org/docs-site' }) },
       { faults: { 'comment-create': { status: 404, message: 'Not Found' } } }
     )
     expect(log.warnings).toEqual([
