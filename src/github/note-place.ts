@@ -1,7 +1,7 @@
 // Where a signed note is, and the primitives its signature is made and checked with: the note's place
 // (this GitHub's host, the pull request, the project), the key's shape, ids percent-encoded for a
 // marker, signatures compared in constant time, a prLink read as a pull request on this GitHub, and
-// the reader the notes are read with. The agent's pull request's note (thread/agent-pull-request.ts),
+// the reader the notes are read with. The agent's pull request's note (thread/agent-note-record.ts),
 // a thread's records (github/signed-record.ts) and the group's markers (group/) are all built on them.
 import { timingSafeEqual } from 'node:crypto'
 import type { GitHubReader, ReadLimits } from './reader.js'

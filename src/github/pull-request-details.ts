@@ -15,7 +15,7 @@ export type { PullRequestRef } from './pull-request-ref.js'
 
 /**
  * The reads of the agent's own pull request: its comments are read to find the job's note, before a
- * follow-up and before the note is left (thread/agent-pull-request.ts), at most `maxPages` pages of
+ * follow-up and before the note is left (thread/agent-note-record.ts), at most `maxPages` pages of
  * `perPage` comments (the note comes early in a pull request's life), each request and all of them
  * within their limits. Once the job has completed, the pull request itself is read once for the
  * summary and the reply (below), within `requestTimeoutMs`.

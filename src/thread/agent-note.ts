@@ -1,21 +1,14 @@
-// The note the action leaves on a pull request a job opened: the job's id (in a hidden, signed marker
-// too, which thread/agent-pull-request.ts reads back to route a later /docs comment there to the
-// job), what asked for it, and how to ask for changes. Written when the run has ended, once per job,
-// and only on a pull request in the repository the job's record names as its source.
+// Leaving the note on a pull request a job opened (its marker and words: agent-note-record.ts), when
+// the run has ended: once per job, and only on a pull request in the repository the job's record names
+// as its source; a group's new job adds the group's part (its marker and label) that the caller passes.
 import type { TriggeringComment } from './trigger.js'
-import { FRESH_FLAG } from '../kernel/comment-settings.js'
-import { isSourceOf, signMarker, readNotesOn } from './agent-pull-request.js'
+import { isSourceOf, noteBody, readNotesOn, signMarker, type Asker } from './agent-note-record.js'
 import { openReader, findNotePlace, parsePullRequestLink, type NoteKey, type NotePlace } from '../github/note-place.js'
-import { eventNameOf } from '../github/event.js'
-import { login } from '../github/json-shape.js'
-import { runLink, type Octokit } from '../github/octokit.js'
+import type { Octokit } from '../github/octokit.js'
 import { pullRequestName, type PullRequestRef } from '../github/pull-request-ref.js'
 import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'
 import { log } from '../runtime/log.js'
-import { neutralise } from '../safety/neutralise.js'
-import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
-import { blankSecrets } from '../safety/run-secrets.js'
 import type { RunOutcome } from '../ending/run-ending.js'
 import { noteCutBy, postNote } from '../github/post-note.js'
 import { describeWriteFailure } from '../github/write-failure.js'
@@ -63,12 +56,6 @@ export interface NoteGroup {
   marker(key: NoteKey, place: NotePlace, jobId: string): string
   /** Puts the group's label on the pull request; whether it is on. */
   label(octokit: Octokit, pr: PullRequestRef, signal: AbortSignal): Promise<boolean>
-}
-
-/** Who asked for a job, kept for a note left later: the asking run's id, and what asked (requestedBy's words). */
-export interface Asker {
-  runId?: string
-  what: string
 }
 
 export async function leaveAgentNote({
@@ -158,77 +145,4 @@ export async function leaveAgentNote({
   } finally {
     await reader.close()
   }
-}
-
-/** What a note is written from. */
-export interface NoteParts {
-  /** The signed marker (and a group's) that a later run reads the job back from. */
-  signedMarker: string
-  jobId: string
-  /** The comment (or label) that asked; null when the workflow's prompt did. */
-  comment: TriggeringComment | null
-  trigger: string
-  /** The address of the GitHub the note is read on, for its links. */
-  serverUrl: string
-  runner: Runner
-  /** The group the job works for, when it has one. */
-  group?: string
-  /** Who asked, when the note is left by another run than the one that asked (a reporting run). */
-  asker?: Asker
-}
-
-/** The note's text. Its words are the action's own; the event's values only as checked tokens or code spans. */
-export function noteBody({
-  signedMarker,
-  jobId,
-  comment,
-  trigger,
-  serverUrl,
-  runner,
-  group,
-  asker
-}: NoteParts): string {
-  const repository = comment?.repository ?? runner.repository
-  const runId = asker ? asker.runId : runner.runId
-  const run = /^[\w.-]+\/[\w.-]+$/.test(repository)
-    ? `[workflow run](${runLink(serverUrl, repository, runId)})`
-    : 'workflow run'
-  const asked = asker ? asker.what : requestedBy(comment, runner)
-  return blankSecrets(
-    `${signedMarker}\n📝 Documentation agent job ${oneLineCodeSpan(neutralise(jobId))} opened this pull request, asked for by a ${run}` +
-      `${asked ? ` (${asked})` : ''}.\n\n` +
-      `To ask for changes, comment \`${trigger} <what to change>\` here: the instruction goes to the same job, ` +
-      `which updates this pull request. \`${trigger} ${FRESH_FLAG} <instruction>\` starts a new job instead.` +
-      (group
-        ? `\n\nThis is the docs pull request of group ${oneLineCodeSpan(group)}: while it is open, later runs with that group ` +
-          `send their changes to the same job.`
-        : '')
-  )
-}
-
-/** What started the run: the comment, or the push's range, or the event's name; the words a note says it with. */
-export function requestedBy(comment: TriggeringComment | null, runner: Runner): string {
-  if (comment?.kind === 'label') {
-    const who = login(comment.author)
-    return `${who ? `@${who}'s` : 'a'} label on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
-  }
-  if (comment) {
-    const anchor =
-      comment.kind === 'review comment'
-        ? `discussion_r${comment.id}`
-        : comment.kind === 'review'
-          ? `pullrequestreview-${comment.id}`
-          : `issuecomment-${comment.id}`
-    const who = login(comment.author)
-    return `${who ? `@${who}'s` : 'a'} [${comment.kind}](${comment.thread.url}#${anchor}) on [${comment.thread.kind} #${comment.thread.number}](${comment.thread.url})`
-  }
-  const { event } = runner
-  if (event.name === 'push') {
-    const before = event.before.slice(0, 7)
-    const after = event.after.slice(0, 7)
-    const branch = runner.refName ? ` to ${oneLineCodeSpan(runner.refName, 100)}` : ''
-    return before && after && !/^0+$/.test(before) ? `the push of ${before}..${after}${branch}` : `a push${branch}`
-  }
-  const name = eventNameOf(event)
-  return /^[a-z_]{1,40}$/.test(name) ? `a ${name} event` : ''
 }

@@ -9,7 +9,7 @@ import { describeEnding, type KnownJob, type RunOutcome, type ValueFormat } from
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { isFinal } from '../service/job-record.js'
-import { isSourceOf } from './agent-pull-request.js'
+import { isSourceOf } from './agent-note-record.js'
 import { parsePullRequestLink } from '../github/note-place.js'
 import { describeWriteFailure } from '../github/write-failure.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'

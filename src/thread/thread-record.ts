@@ -16,7 +16,7 @@ import { findNotePlace } from '../github/note-place.js'
 import type { Permission } from '../github/read-failure.js'
 import type { GitHubReader } from '../github/reader.js'
 import type { Runner } from '../github/runner.js'
-import { readMarkedJobs } from './agent-pull-request.js'
+import { readMarkedJobs } from './agent-note-record.js'
 import type { TriggeringComment } from './trigger.js'
 import type { Settings } from '../kernel/settings.js'
 

@@ -5,7 +5,7 @@
 // nothing and loses nothing, and a code pull request shows its docs in one comment. Every write to the
 // service is counted: no run makes two that the service took.
 import { afterAll, describe, expect, it, type TestContext } from 'vitest'
-import { signMarker } from '../../src/thread/agent-pull-request.js'
+import { signMarker } from '../../src/thread/agent-note-record.js'
 import { groupMarker } from '../../src/group/group-marker.js'
 import { expectCleanOutput } from '../support/expect-clean-output.js'
 import { inputsFor, runAction, type ActionRun } from '../support/run-action.js'

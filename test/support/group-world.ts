@@ -3,7 +3,7 @@
 // pushed), and the runs a group sees: pushes, pull request events, schedules, re-runs. What the tests
 // count is read from the stand-ins: the writes the service took, and what each prompt carried.
 import type { TestContext } from 'vitest'
-import { signMarker } from '../../src/thread/agent-pull-request.js'
+import { signMarker } from '../../src/thread/agent-note-record.js'
 import { groupMarker } from '../../src/group/group-marker.js'
 import { inputsFor, runAction, type ActionRun } from './run-action.js'
 import {

@@ -1,7 +1,7 @@
 // The pure parts of a group: its label, the signed group marker (what it covers, and that it leaves the
 // job's marker as it was), and moving the mark by rewriting the marker in a note.
 import { describe, expect, it } from 'vitest'
-import { signMarker, readMarkedJobs } from '../../../src/thread/agent-pull-request.js'
+import { signMarker, readMarkedJobs } from '../../../src/thread/agent-note-record.js'
 import type { NotePlace } from '../../../src/github/note-place.js'
 import { GROUP_LABEL_PREFIX, groupLabel } from '../../../src/group/group-job.js'
 import { groupMarker, markedGroups, withGroupMarker } from '../../../src/group/group-marker.js'

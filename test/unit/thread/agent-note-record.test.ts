@@ -1,9 +1,8 @@
 // The pure parts of the agent's own pull request: the signed marker, which links are pull requests on this
 // GitHub, and the note's words.
 import { describe, expect, it } from 'vitest'
-import { isSourceOf, signMarker, readMarkedJobs } from '../../../src/thread/agent-pull-request.js'
+import { isSourceOf, noteBody, signMarker, readMarkedJobs } from '../../../src/thread/agent-note-record.js'
 import { parsePullRequestLink, type NotePlace } from '../../../src/github/note-place.js'
-import { noteBody } from '../../../src/thread/agent-note.js'
 import { readRunner } from '../../../src/github/runner.js'
 import type { TriggeringComment } from '../../../src/thread/trigger.js'
 
