@@ -3,9 +3,7 @@
 // makes that job's pull request the group's. Both read the group the look-up found and what reached
 // the service; the stage that tells the ending (follow/tell-ending.ts) hands them on.
 import type { Runner } from '../github/runner.js'
-import { compareUrl } from '../group/group-job.js'
-import { groupWasRead, type GroupRun } from '../group/group-lookup.js'
-import type { GroupEnding } from '../group/group-status.js'
+import { compareUrl, groupWasRead, type GroupEnding, type GroupRun } from '../kernel/group.js'
 
 /** A group as its run's summary names it. */
 export interface GroupShown {

@@ -4,7 +4,7 @@
 // (run-ending.ts); its step and its "how to ask for more" line come from here, never a step only the
 // workflow's author can take (the summary keeps those).
 import { FRESH_FLAG } from '../kernel/comment-settings.js'
-import type { Route } from '../follow/route.js'
+import type { Route } from '../kernel/route.js'
 import { codeSpan, neutralise } from '../safety/neutralise.js'
 import type { RunOutcome } from './run-ending.js'
 import { assertNever } from '../runtime/assert-never.js'

@@ -1,6 +1,6 @@
 // The stage that talks to the service: sends the prompt where the route says (a create, or a
 // follow-up message; a dry run sends nothing) and follows the job to its ending.
-import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from './route.js'
+import { followsWhateverWait, messageSource, routedGroup, routedJobId, type Route } from '../kernel/route.js'
 import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'

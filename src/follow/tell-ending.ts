@@ -1,7 +1,7 @@
 // The last stage: how the run ended, said once (the outputs and the log line), then told where people
 // look: the job summary, the reply on the thread (which also records the thread's job), and the note
 // on the pull request the job opened.
-import type { GroupRun } from '../group/group-lookup.js'
+import type { GroupRun } from '../kernel/group.js'
 import type { GroupStatusComment } from '../group/group-status.js'
 import { setJobOutputs } from '../ending/outputs.js'
 import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../ending/run-ending.js'

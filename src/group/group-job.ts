@@ -29,11 +29,6 @@ export function coveredCommit(runner: Runner): string {
   return sha(runner.sha)
 }
 
-/** The comparison of a range of commits (`from`...`to`) in `repository` (owner/repo), on the GitHub at `serverUrl`. */
-export function compareUrl(serverUrl: string, repository: string, { from, to }: { from: string; to: string }): string {
-  return `${serverUrl}/${repository}/compare/${from}...${to}`
-}
-
 /** The code pull request a `pull_request` event is about, and whether it was closed (merged or not). */
 export interface CodePullRequest {
   pr: PullRequestRef

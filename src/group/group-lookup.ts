@@ -14,10 +14,11 @@ import type { GitHubReader, ReadLimits } from '../github/reader.js'
 import { readTwice } from '../github/read-again.js'
 import { ReadFailure, failureClause } from '../github/read-failure.js'
 import type { GroupSettings, Settings } from '../kernel/settings.js'
+import type { Ancestry, GroupLookup, GroupRun } from '../kernel/group.js'
 import { Input } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
-import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
+import { AGENT_PULL_REQUEST_READS } from '../github/pull-request-details.js'
 import { findNotePlace } from '../github/note-place.js'
 import { coveredCommit, groupLabel } from './group-job.js'
 import { readGroupMarkerOn } from './group-marker.js'
@@ -38,58 +39,6 @@ const LIMITS: ReadLimits = {
   totalMs,
   requestMs: requestTimeoutMs,
   maxBodyBytes: 8 * 1024 * 1024
-}
-
-/** A pull request of the group, as its verified marker names it. */
-export interface GroupPullRequest {
-  pr: PullRequestRef
-  /** The pull request's page. */
-  url: string
-  jobId: string
-  /** The last commit whose changes the job was given; '' when the marker holds none. */
-  mark: string
-  /** The comment that holds the marker: the mark moves by editing it. */
-  commentId: number
-  /** That comment's body as read. */
-  body: string
-  /** Whether it was open when listed. */
-  open: boolean
-}
-
-/** What looking for the group's pull request found. */
-export type GroupLookup =
-  /** The group's open docs pull request. */
-  | { kind: 'found'; found: GroupPullRequest }
-  /**
-   * No open pull request of the group. `previous`: its newest merged or closed one (its mark is where
-   * a new job starts); `unverified`: labelled pull requests whose markers did not verify; `bound`: the
-   * look-up stopped at its bound, with labelled entries left unread.
-   */
-  | { kind: 'none'; previous: GroupPullRequest | null; unverified: number[]; bound: string | null }
-  | { kind: 'unreadable'; failure: ReadFailure }
-
-/**
- * How this run's commit stands to the group's mark: `ahead`, it has changes the group's job was not
- * told of; `covered`, the mark is this commit or after it (a re-run, or an older run run again):
- * nothing to send; `fresh`, the group has no mark yet; `gone`, the mark is no longer in the history
- * (force-pushed away); `unread`, the comparison could not be read; `asked`, the run is a request (a
- * comment on the group's code pull request) that carries no commits: the mark stays where it is.
- */
-export type Ancestry = 'ahead' | 'covered' | 'fresh' | 'gone' | 'unread' | 'asked'
-
-/** A run's group as the stages found it. */
-export interface GroupRun {
-  settings: GroupSettings
-  lookup: GroupLookup
-  /** The group's open docs pull request (the look-up's `found`), or null. */
-  open: GroupPullRequest | null
-  /** The group's mark: where the changes this run tells of start; '' when the group has none. */
-  mark: string
-  /** The commit whose changes this run tells of: the group's mark once they are delivered. */
-  covers: string
-  ancestry: Ancestry
-  /** Why the comparison could not be read, when `ancestry` is `unread`. */
-  ancestryFailure?: ReadFailure
 }
 
 /** What finding and recording a group needs of the settings: the token, and the key and project its markers are signed for. */
@@ -284,15 +233,6 @@ function sayLookup(run: GroupRun, settings: GroupKeys): GroupRun {
       )
   }
   return run
-}
-
-/**
- * Whether GitHub showed the group (its open docs pull request, or that it has none): a run whose group
- * could not be looked for went on as without one (said once, by sayLookup), and leaves the group
- * nothing: no note of the group, no mark, no code pull request comment.
- */
-export function groupWasRead(group: GroupRun): boolean {
-  return group.lookup.kind !== 'unreadable'
 }
 
 /**

@@ -5,9 +5,10 @@
 // code pull request closes. Each GitHub call is bounded and tried once more after a failure GitHub may
 // not repeat; none fails the step: what could not be written is a warning that names the pull request
 // and what the next run does.
-import { codePullRequestOf, compareUrl, groupLabel, type CodePullRequest } from './group-job.js'
+import { codePullRequestOf, groupLabel, type CodePullRequest } from './group-job.js'
 import { groupMarker, markedGroups, withGroupMarker } from './group-marker.js'
-import { groupWasRead, readAncestry, type GroupKeys, type GroupRun } from './group-lookup.js'
+import { readAncestry, type GroupKeys } from './group-lookup.js'
+import { compareUrl, groupWasRead, type GroupEnding, type GroupRun } from '../kernel/group.js'
 import { readTwice } from '../github/read-again.js'
 import { pullRequestName, pullRequestUrl, repositoryPath } from '../github/pull-request-ref.js'
 import { findNotePlace, openReader, parsePullRequestLink } from '../github/note-place.js'
@@ -21,7 +22,7 @@ import { WRITE_ACCESS } from '../kernel/write-access.js'
 import { Input } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
 import { blankSecrets } from '../safety/run-secrets.js'
-import { groupStatusAfter, type GroupEnding, type GroupStatusComment } from './group-status.js'
+import { groupStatusAfter, type GroupStatusComment } from './group-status.js'
 import type { GitHubRun } from '../github/session.js'
 import type { NoteGroup } from '../thread/agent-note.js'
 

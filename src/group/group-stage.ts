@@ -6,7 +6,7 @@
 // After the prompt: a context that could not read the changes since the mark holds the run too, since
 // sending less would move the mark over changes never sent. On an open code pull request, the one
 // comment showing its docs is shown at once (the ending stage gives it its final words).
-import { routedGroup, type Route } from '../follow/route.js'
+import { routedGroup, type Route } from '../kernel/route.js'
 import { failureClause } from '../github/read-failure.js'
 import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'

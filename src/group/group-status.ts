@@ -4,7 +4,8 @@
 import { WRITE_ACCESS } from '../kernel/write-access.js'
 import { codePullRequestOf } from './group-job.js'
 import { groupStatusMarker, statusSignature } from './group-status-marker.js'
-import { groupWasRead, type GroupKeys, type GroupRun } from './group-lookup.js'
+import type { GroupKeys } from './group-lookup.js'
+import { groupWasRead, type GroupEnding, type GroupRun } from '../kernel/group.js'
 import { isWrittenBy, readAuthor } from '../github/author.js'
 import { AGENT_PULL_REQUEST_READS, type PullRequestRef } from '../github/pull-request-details.js'
 import type { Octokit } from '../github/octokit.js'
@@ -14,22 +15,6 @@ import { keepLiveComment, type CommentPlace } from '../github/live-comment.js'
 import type { GitHubRun } from '../github/session.js'
 
 const { maxPages, perPage } = AGENT_PULL_REQUEST_READS
-
-/**
- * What the group's record reads of how the run ended: the run's RunOutcome (kernel/run-outcome.ts)
- * carries all of it, and is passed as it is.
- */
-export interface GroupEnding {
-  ending: string
-  /** Why a `held` run sent nothing. */
-  hold?: { why: string }
-  /** The job's id; empty when no job is known. */
-  jobId: string
-  /** The job as last seen; null if it was never read. */
-  job: { status: string; prLink: string | null } | null
-  /** The run sent (or was sending) the prompt to the group's job as a follow-up message. */
-  followUp?: boolean
-}
 
 /** What the code pull request's comment shows of its docs. */
 export interface GroupStatus {

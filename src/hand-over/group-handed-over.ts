@@ -5,7 +5,7 @@
 // still working, the run is held: nothing is sent, the group's mark stays, and the group's next run
 // after the job ends sends these changes. A read that fails (GitHub, the index, the service) is said,
 // and the run goes on to create as before: a group is never blocked by a read that fails.
-import { routedGroup, type Route } from '../follow/route.js'
+import { routedGroup, type Route } from '../kernel/route.js'
 import type { Settings } from '../kernel/settings.js'
 import type { JobService } from '../service/job-service.js'
 import type { RunOutcome } from '../ending/run-ending.js'

@@ -3,7 +3,7 @@
 // reporting run to create), the run leaves a signed record of the job in the index
 // (hand-over/job-index.ts) before it ends, and a pending commit status on the commit it was for. A
 // reporting run (`report: pending`) tells the ending later, where a held run would have.
-import type { GroupRun } from '../group/group-lookup.js'
+import type { GroupRun } from '../kernel/group.js'
 import { type RecordPayload } from '../github/signed-record.js'
 import { runLink } from '../github/octokit.js'
 import { gitHubIsSilent } from '../github/silence.js'

@@ -1,4 +1,5 @@
-import { decideRoute, routedGroup, type Route } from '../follow/route.js'
+import { decideRoute } from '../follow/decide-route.js'
+import { routedGroup, type Route } from '../kernel/route.js'
 import { describeSettings, readFirstInputs, readGitHubToken, readSettings } from '../inputs/settings.js'
 import type { FirstInputs, Settings } from '../kernel/settings.js'
 import { openGitHubSession, type GitHubSession } from '../github/session.js'

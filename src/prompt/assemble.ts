@@ -1,7 +1,7 @@
 // The prompt the service gets, put together in one place: promptFile's standing instruction and the
 // prompt input (or a comment's instruction), then the change context after a blank line; and what
 // that carries, for the summary and a dry run (what-leaves.ts).
-import { groupMarkOf, messageSource, type Route } from '../follow/route.js'
+import { groupMarkOf, messageSource, type Route } from '../kernel/route.js'
 import type { ChangeContext, SinceCover } from '../context/change-context.js'
 import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from './join-prompts.js'

@@ -18,7 +18,7 @@ import type { GitHubSession } from '../github/session.js'
 import { threadRecord, describeUnrecordedEnding } from './thread-record.js'
 import type { Settings } from '../kernel/settings.js'
 import { describeRouteOnThread, describeThreadEnding, type ThreadEnding } from '../ending/thread-words.js'
-import type { Route } from '../follow/route.js'
+import type { Route } from '../kernel/route.js'
 
 /**
  * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as

@@ -1,9 +1,9 @@
 // The group as a run's ending tells it (group-shown.ts): in the summary, its docs pull request and the
 // commits this run sent with their comparison; in a new job's note, the group its pull request joins.
 import { describe, expect, it } from 'vitest'
-import type { GroupPullRequest, GroupRun } from '../../../src/group/group-lookup.js'
+import type { GroupPullRequest, GroupRun } from '../../../src/kernel/group.js'
 import { groupNoteOf, groupShown } from '../../../src/ending/group-shown.js'
-import type { GroupEnding } from '../../../src/group/group-status.js'
+import type { GroupEnding } from '../../../src/kernel/group.js'
 import { readRunner } from '../../../src/github/runner.js'
 
 const MARK = 'a'.repeat(40)

@@ -2,16 +2,16 @@
 // each reader is a switch over every member, so a routing mistake fails here, in milliseconds, rather
 // than only in a run of the bundle.
 import { describe, expect, it, type TestContext } from 'vitest'
+import { decideRoute } from '../../../src/follow/decide-route.js'
 import {
-  decideRoute,
   followsWhateverWait,
   groupMarkOf,
   messageSource,
   routedGroup,
   routedJobId,
   type Route
-} from '../../../src/follow/route.js'
-import type { GroupRun } from '../../../src/group/group-lookup.js'
+} from '../../../src/kernel/route.js'
+import type { GroupRun } from '../../../src/kernel/group.js'
 import type { Settings } from '../../../src/kernel/settings.js'
 import { readRunner } from '../../../src/github/runner.js'
 import { openGitHubSession } from '../../../src/github/session.js'

@@ -1,7 +1,7 @@
 // The send-and-follow stage with a stand-in for the job service injected: where the route sends the
 // prompt (a create, a message, nothing), once, and the outcome the stage returns; in milliseconds.
 import { describe, expect, it } from 'vitest'
-import type { Route } from '../../../src/follow/route.js'
+import type { Route } from '../../../src/kernel/route.js'
 import type { Settings } from '../../../src/kernel/settings.js'
 import type { Prepared } from '../../../src/prompt/assemble.js'
 import { JobTracker } from '../../../src/follow/job-tracker.js'

@@ -3,9 +3,9 @@
 // mark stays), and the docs pull request told when its code pull request was merged or closed.
 import { describe, expect, it, vi } from 'vitest'
 import { groupMarker, markedGroups } from '../../../src/group/group-marker.js'
-import type { GroupRun } from '../../../src/group/group-lookup.js'
+import type { GroupRun } from '../../../src/kernel/group.js'
 import { moveGroupMark, recordGroupRun, tellDocsCodeClosed } from '../../../src/group/group-record.js'
-import type { GroupEnding } from '../../../src/group/group-status.js'
+import type { GroupEnding } from '../../../src/kernel/group.js'
 import type { NotePlace } from '../../../src/github/note-place.js'
 import { readRunner, type Runner } from '../../../src/github/runner.js'
 import type { GitHubSession } from '../../../src/github/session.js'

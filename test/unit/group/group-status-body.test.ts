@@ -2,13 +2,8 @@
 // (groupStatusBefore, groupStatusAfter), and its text (groupStatusBody): which docs pull request, which
 // job, up to which commit the docs were told of, and whether this push's changes wait for the next run.
 import { describe, expect, it } from 'vitest'
-import type { GroupPullRequest, GroupRun } from '../../../src/group/group-lookup.js'
-import {
-  groupStatusAfter,
-  groupStatusBefore,
-  groupStatusBody,
-  type GroupEnding
-} from '../../../src/group/group-status.js'
+import type { GroupEnding, GroupPullRequest, GroupRun } from '../../../src/kernel/group.js'
+import { groupStatusAfter, groupStatusBefore, groupStatusBody } from '../../../src/group/group-status.js'
 
 const MARK = 'a'.repeat(40)
 const COVERS = 'b'.repeat(40)

@@ -2,7 +2,7 @@
 // again by later runs by its signed marker among the action's own comments only, and edited; and the
 // reading of which group's comment is there (for /docs on the code pull request), signature verified.
 import { describe, expect, it } from 'vitest'
-import type { GroupRun } from '../../../src/group/group-lookup.js'
+import type { GroupRun } from '../../../src/kernel/group.js'
 import { startGroupStatusComment, type GroupStatus } from '../../../src/group/group-status.js'
 import { findStatusGroup, groupStatusMarker, statusSignature } from '../../../src/group/group-status-marker.js'
 import type { Author } from '../../../src/github/author.js'

@@ -4,7 +4,7 @@
 // back, on the stand-in GitHub.
 import { describe, expect, it } from 'vitest'
 import { readRunner } from '../../../src/github/runner.js'
-import type { GroupRun } from '../../../src/group/group-lookup.js'
+import type { GroupRun } from '../../../src/kernel/group.js'
 import type { Settings } from '../../../src/kernel/settings.js'
 import { JobIndex, openIndexReader } from '../../../src/hand-over/job-index.js'
 import type { RunOutcome } from '../../../src/kernel/run-outcome.js'
