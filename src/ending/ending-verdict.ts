@@ -3,7 +3,8 @@
 import { Input } from '../kernel/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind, requestNumber } from '../service/pull-request-link.js'
-import { WITHOUT_REPORTER, type EndingWords } from './ending-words.js'
+import type { EndingWords } from './ending-words.js'
+import { WITHOUT_REPORTER } from './queued-words.js'
 import type { GroupHold, HandedOver, RunOutcome } from '../kernel/run-outcome.js'
 
 /** The summary's heading and next step. */

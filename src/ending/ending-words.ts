@@ -1,39 +1,24 @@
 // The words of every ending (describeEndingWords): the step's level, its log line, the short sentence and the
-// reply's icon, each ending worded once under an exhaustive switch. run-ending.ts puts them together
-// with the verdict (ending-verdict.ts) into the one description every place picks from.
+// reply's icon, each ending worded once under an exhaustive switch; a queued create's words are
+// queued-words.ts's, a follow-up message's message-words.ts's, a group's hold hold-words.ts's.
+// run-ending.ts puts them together with the verdict (ending-verdict.ts) into the one description
+// every place picks from.
 import { Input, Output } from '../kernel/action-names.js'
-import { FRESH_FLAG } from '../kernel/comment-settings.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { formatDuration } from '../runtime/duration.js'
 import type { Job } from '../service/job-record.js'
 import { requestKind } from '../service/pull-request-link.js'
-import type { EndingWords, NewJobWay, RunOutcome } from '../kernel/run-outcome.js'
+import type { EndingWords, RunOutcome } from '../kernel/run-outcome.js'
 import { wordHold } from './hold-words.js'
+import { wordNewJobWay, wordNoSign, wordUnconfirmedMessage } from './message-words.js'
+import { wordQueued } from './queued-words.js'
 import { wordServiceFailure } from './service-failure-words.js'
+import type { ValueFormat } from './value-format.js'
 
 export type { EndingWords } from '../kernel/run-outcome.js'
 
-/**
- * How the service's values are shown where the words go: as they are in the log (the log neutralises
- * every line), in code spans on the thread (see comment-reply.ts), where a link the service gave
- * must not become one the repository's bot posted.
- */
-export interface ValueFormat {
-  id(jobId: string): string
-  status(status: string): string
-  /** A link the service gave (the job's pull request). */
-  link(url: string): string
-}
-
 const KEEPS_RUNNING = 'keeps running on the service, which has no cancel operation'
 const NO_CHANGES = 'the agent changed no files, or the project pushes straight to its deploy branch'
-
-/** The sentence that names the way to a new job after a refused message. */
-export function wordNewJobWay(way: NewJobWay): string {
-  return way.by === 'comment'
-    ? `To start a new job, comment \`${way.trigger} ${FRESH_FLAG} <instruction>\` on the pull request.`
-    : 'To start a new job, run this action without jobId.'
-}
 
 /** The log line, the short sentence and the level of an ending. */
 export function describeEndingWords(outcome: RunOutcome, format: ValueFormat): EndingWords {
@@ -159,112 +144,6 @@ export function describeEndingWords(outcome: RunOutcome, format: ValueFormat): E
       return wordHold(outcome.hold, name)
     default:
       return assertNever(outcome, 'ending')
-  }
-}
-
-/** When a queued create may be sent, as the service said: a minute, in UTC. */
-export function wordNotBefore(notBefore: string | null): string {
-  return notBefore ? `not before ${notBefore.slice(0, 16).replace('T', ' ')} UTC` : 'when the service allows'
-}
-
-/**
- * A create the rate limit refused, kept for the repository's reporting run (hand-over/hand-over.ts): it is
- * not lost, so a step that was not to wait (wait false) does not fail; a held run (wait true) had
- * no job to follow, and fails as when its timeout runs out, saying who makes the job.
- */
-function wordQueued({ notBefore, wait, unkept }: Extract<RunOutcome, { ending: 'queued' }>): EndingWords {
-  if (unkept) {
-    const lost =
-      "The service's rate limit refused the create for now (HTTP 429), and this run could not write the request's " +
-      "record for the repository's reporting run, so the request is NOT kept: no job will be created for it. " +
-      'Ask for it again once the rate limit allows.'
-    return { level: 'failed', icon: '❌', short: lost, log: lost }
-  }
-  const kept =
-    "The service's rate limit refused the create for now (HTTP 429), so the request is queued, not lost: " +
-    `the repository's reporting run (${Input.report}: pending) creates the job ${wordNotBefore(notBefore)}, and tells its ending.`
-  if (!wait) {
-    return {
-      level: 'notice',
-      icon: '⏳',
-      short: kept,
-      log: `${kept} No job was created by this run, which does not wait for it (${Input.wait} is false).`
-    }
-  }
-  return {
-    level: 'failed',
-    icon: '⏳',
-    short: kept,
-    log:
-      `${kept} This run could not wait for it within its ${Input.timeout}, so it has no job to follow: ` +
-      `do not run it again for the same request, or a second job is made. ${WITHOUT_REPORTER}`
-  }
-}
-
-/** Who else could make a queued create: said where a queued request is kept. */
-export const WITHOUT_REPORTER =
-  'A repository without a reporting workflow (examples/workflows/report-later.yml) never creates it: add one, or ask again later.'
-
-/** The line said once when a follow after a message reads a final status it does not believe yet. */
-export function staleLine(job: Job, windowMs: number): string {
-  return (
-    `Job ${job.id} still reads ${job.status}${job.prLink ? ` (${job.prLink})` : ''}, as it may for a while after ` +
-    `taking a message: waiting up to ${formatDuration(windowMs)} for it to show that it is working on it.`
-  )
-}
-
-/** What a job read after a message showed: its status and its request, for the log and for where the words go. */
-function jobAsShown(job: Job, format: ValueFormat): { shown: string; shownThere: string } {
-  const with_ = (link: string): string => `, with ${requestKind(job.prLink)} ${link}`
-  const none = ', with no pull request'
-  return {
-    shown: `${job.status}${job.prLink ? with_(job.prLink) : none}`,
-    shownThere: `${format.status(job.status)}${job.prLink ? with_(format.link(job.prLink)) : none}`
-  }
-}
-
-/** After a message, a job that read final throughout: a warning, with what it last showed. */
-function wordNoSign(job: Job, name: string, waitedMs: number, format: ValueFormat): EndingWords {
-  const { shown, shownThere } = jobAsShown(job, format)
-  return {
-    level: 'warning',
-    icon: '⚠️',
-    short: `Job ${name} showed no sign of taking the follow-up message: it still read ${shownThere}.`,
-    log:
-      `Job ${name} showed no sign of having taken the follow-up message within ${formatDuration(waitedMs)}: ` +
-      `every read showed it ${shown}, as before the message. The service may be slow to show the new work, or ` +
-      `the agent did it between two reads. Look at the job and its pull request before sending the message again; ` +
-      `to follow the job, run this action with ${Input.jobId}: ${job.id} and no ${Input.prompt}.`
-  }
-}
-
-/**
- * After a message whose answer showed the job working, a job that read final on every read after it:
- * the service said it took the message, so this is not "no sign"; what was seen is said, both ways
- * it can be read (the work done between two reads, or the earlier record still shown). A warning.
- */
-function wordUnconfirmedMessage(
-  job: Job,
-  {
-    name,
-    answerStatus,
-    waitedMs,
-    format
-  }: { name: string; answerStatus: string; waitedMs: number; format: ValueFormat }
-): EndingWords {
-  const { shown, shownThere } = jobAsShown(job, format)
-  return {
-    level: 'warning',
-    icon: '⚠️',
-    short:
-      `The service took the follow-up message to job ${name} (its answer showed it ${format.status(answerStatus)}), ` +
-      `but every read after it showed ${shownThere}, as before.`,
-    log:
-      `The service took the follow-up message to job ${name}: its answer showed the job ${answerStatus}. Every read in ` +
-      `the ${formatDuration(waitedMs)} after it showed it ${shown}, as before the message: the agent may have done ` +
-      `the work between two reads, or the service may still be showing the job's earlier record. Look at the job ` +
-      `and its pull request before sending the message again; to follow the job, run this action with ` +
-      `${Input.jobId}: ${job.id} and no ${Input.prompt}.`
   }
 }
 

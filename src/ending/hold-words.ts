@@ -1,5 +1,5 @@
 // The words of a group's run that sent nothing (the `held` ending): why it held, and what becomes of
-// its changes. ending-words.ts words every other ending.
+// its changes. ending-words.ts words every other ending (with queued-words.ts and message-words.ts).
 import { Input } from '../kernel/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { formatDuration } from '../runtime/duration.js'

@@ -1,3 +1,4 @@
+// The action's outputs are set in this one module: what each output holds after each ending is read here.
 import * as core from '@actions/core'
 import { Output } from '../kernel/action-names.js'
 import type { Job } from '../service/job-record.js'
@@ -54,4 +55,9 @@ export function setReportedOutputs(told: readonly ListedJob[], working: readonly
     list.map(({ id, status, prLink, thread }) => ({ id, status, prLink, thread }))
   core.setOutput(Output.reported, JSON.stringify(shown(told)))
   core.setOutput(Output.working, JSON.stringify(shown(working)))
+}
+
+/** A dry run's outputs: nothing was sent, so `status` says `dry-run`. */
+export function setDryRunOutputs(): void {
+  core.setOutput(Output.status, 'dry-run')
 }

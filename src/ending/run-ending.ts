@@ -4,10 +4,12 @@
 // ending-verdict.ts, each under exhaustive switches: the compiler names the one a new ending leaves out.
 
 import { describeVerdict, type Verdict } from './ending-verdict.js'
-import { describeEndingWords, type EndingWords, type ValueFormat } from './ending-words.js'
+import { describeEndingWords, type EndingWords } from './ending-words.js'
+import { VALUES_AS_GIVEN, type ValueFormat } from './value-format.js'
 import { isJobFollowed, type RunOutcome } from '../kernel/run-outcome.js'
 
-export { staleLine, wordNewJobWay, type ValueFormat } from './ending-words.js'
+export { staleLine, wordNewJobWay } from './message-words.js'
+export type { ValueFormat } from './value-format.js'
 export {
   writesSummary,
   type Ending,
@@ -17,8 +19,6 @@ export {
   type NewJobWay,
   type RunOutcome
 } from '../kernel/run-outcome.js'
-
-const VALUES_AS_GIVEN: ValueFormat = { id: (jobId) => jobId, status: (status) => status, link: (url) => url }
 
 /**
  * An ending described once, as data: the step's level, the log line, the short sentence and icon (the

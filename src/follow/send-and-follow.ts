@@ -6,7 +6,7 @@ import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
 import type { CommentReplies } from '../thread/comment-reply.js'
-import { setJobCreatedOutput, setJobIdOutput, setQueuedOutputs } from '../ending/outputs.js'
+import { setDryRunOutputs, setJobCreatedOutput, setJobIdOutput, setQueuedOutputs } from '../ending/outputs.js'
 import { staleLine, type NewJobWay, type RunOutcome } from '../ending/run-ending.js'
 import { wordRetry, wordServiceFailure } from '../ending/service-failure-words.js'
 import { statusLogger } from '../ending/status-log.js'
@@ -45,6 +45,7 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
   const { service, settings, route, prepared, cancelled, tracker, startedAt, replies } = stage
   const group = routedGroup(route)
   if (settings.dryRun || !service) {
+    setDryRunOutputs()
     showDryRun(prepared.leaving)
     if (group) log.info((await import('../group/group-record.js')).groupSendLine(group, true))
     return { ending: 'dry-run', job: null, jobId: routedJobId(route), followUp: messageSource(route) !== null }

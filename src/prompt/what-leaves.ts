@@ -2,10 +2,8 @@
 // (the prompt's size, the context's, what the context left out, the credentials blanked and the
 // secret files named), and a dry run shows the exact prompt in the log and the summary instead of
 // sending it.
-import * as core from '@actions/core'
 import { describeBlanked, type Blanked } from '../safety/credentials/blanked.js'
 import type { ChangeContext } from '../context/change-context.js'
-import { Output } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 
@@ -55,9 +53,8 @@ export function whatLeaves({
   }
 }
 
-/** A dry run: the exact prompt in the log, line by line, and the status output says so. */
+/** A dry run: the exact prompt in the log, line by line (its status output is ending/outputs.ts's). */
 export function showDryRun(what: WhatLeaves | null): void {
-  core.setOutput(Output.status, 'dry-run')
   if (!what) return
   log.info(`Dry run: the prompt that would be sent (${chars(what.sent.length)}), between the lines of dashes:`)
   log.info('-'.repeat(40))
