@@ -8,7 +8,8 @@
 import type { Octokit } from '../github/octokit.js'
 import { describeWriteFailure } from '../github/write-failure.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'
-import type { JobIndex, JobRecord } from './job-index.js'
+import type { JobIndex } from './job-index.js'
+import type { JobRecord } from './index-records.js'
 import { SWITCH_PERMISSION, switchWorkflow } from './reporting-workflow.js'
 import { log } from '../runtime/log.js'
 

@@ -3,23 +3,12 @@
 // given up when the create was not sent; and the record's mark that it is being sent under the claim,
 // written before the create goes out, so that a run that finds the claim lapsed and the mark set knows
 // the create may have gone out.
-import { text } from '../github/json-shape.js'
 import { describeWriteFailure } from '../github/write-failure.js'
 import type { RecordPayload } from '../github/signed-record.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'
 import { log } from '../runtime/log.js'
 import type { ReportPlace } from './report-job.js'
-import { ownerAndRepo } from './report-queued-place.js'
-
-/** The reaction that claims a queued create: apart from the telling's, which the made job's ending takes later. */
-const CREATE_CLAIM = 'eyes'
-
-/** A claim on a record's create, as GitHub answered it. */
-export interface Claim {
-  claimed: boolean
-  since: number
-  reactionId: number
-}
+import type { RecordClaim } from './index-records.js'
 
 /**
  * Marks the record as sending under the claim; false when the mark could not be written (nothing is
@@ -41,20 +30,9 @@ export async function markSending(place: ReportPlace, commentId: number, marked:
   }
 }
 
-/** Claims the create of a record: `claimed` when GitHub gave this run the reaction first (201). */
-export async function claimCreate(place: ReportPlace, commentId: number): Promise<Claim> {
-  const answer = await place.octokit.rest.reactions.createForIssueComment({
-    ...ownerAndRepo(place.repository),
-    comment_id: commentId,
-    content: CREATE_CLAIM,
-    request: { signal: place.signal }
-  })
-  const since = Date.parse(text(answer.data.created_at))
-  return {
-    claimed: answer.status === 201,
-    since: Number.isFinite(since) ? since : Date.now(),
-    reactionId: answer.data.id
-  }
+/** Claims the create of a record (index-records.ts): `claimed` when GitHub gave this run the reaction first (201). */
+export async function claimCreate(place: ReportPlace, commentId: number): Promise<RecordClaim> {
+  return await place.index.claim(commentId, place.signal, 'create')
 }
 
 /**
@@ -63,12 +41,7 @@ export async function claimCreate(place: ReportPlace, commentId: number): Promis
  */
 export async function dropCreateClaim(place: ReportPlace, commentId: number, reactionId: number): Promise<void> {
   try {
-    await place.octokit.rest.reactions.deleteForIssueComment({
-      ...ownerAndRepo(place.repository),
-      comment_id: commentId,
-      reaction_id: reactionId,
-      request: { signal: place.signal }
-    })
+    await place.index.dropClaim(commentId, reactionId, place.signal)
   } catch (error) {
     log.warning(
       `Could not give up the claim on a queued create: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +

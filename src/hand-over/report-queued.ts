@@ -17,7 +17,7 @@ import { describeWriteFailure } from '../github/write-failure.js'
 import { Input } from '../kernel/action-names.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'
 import type { RecordPayload } from '../github/signed-record.js'
-import type { IndexedRecord } from './job-index.js'
+import type { IndexedRecord, RecordClaim } from './index-records.js'
 import { dropQueuedPrompt, readQueuedPrompt } from './queued-prompt-parts.js'
 import { wordServiceFailure } from '../ending/service-failure-words.js'
 import type { Deadline } from '../runtime/deadline.js'
@@ -25,7 +25,7 @@ import { log } from '../runtime/log.js'
 import type { JobService } from '../service/job-service.js'
 import { ServiceError } from '../service/service-error.js'
 import { CLAIM_LEASE_MS, tellRecordedEnding, type ReportPlace, type Telling } from './report-job.js'
-import { claimCreate, dropCreateClaim, markSending, type Claim } from './report-queued-claim.js'
+import { claimCreate, dropCreateClaim, markSending } from './report-queued-claim.js'
 import { recordMade } from './report-queued-made.js'
 import { partsPlace } from './report-queued-place.js'
 import { findWithdrawal, tellWithdrawal } from './report-queued-withdrawal.js'
@@ -64,7 +64,7 @@ async function createClaimed(
 ): Promise<QueuedResult> {
   const { index, issue, signal } = place
   const { commentId } = indexed
-  let claim: Claim
+  let claim: RecordClaim
   try {
     claim = await claimCreate(place, commentId)
   } catch (error) {

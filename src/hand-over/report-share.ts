@@ -2,7 +2,8 @@
 // REPORT_JOBS_PER_RUN records: its share starts after the record the previous run read last (the
 // cursor kept in the index) and wraps round, so every open record is read within ceil(open / 20) runs
 // whatever the others do; the rest are left for the next run, as actions/stale's operations-per-run.
-import type { IndexedRecord, IndexRead } from './job-index.js'
+import type { IndexRead } from './job-index.js'
+import type { IndexedRecord } from './index-records.js'
 import type { OpenEntry } from './index-marker.js'
 import type { ReportedRow } from './reporting-summary.js'
 

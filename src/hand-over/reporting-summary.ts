@@ -8,7 +8,7 @@ import * as core from '@actions/core'
 import { log } from '../runtime/log.js'
 import { plural } from '../runtime/plural.js'
 import { pullRequestName } from '../service/pull-request-link.js'
-import { INDEX_LABEL } from './job-index.js'
+import { INDEX_LABEL } from './index-issue.js'
 import { escapeHtml } from '../ending/summary-html.js'
 import { setReportedOutputs } from '../ending/outputs.js'
 

@@ -14,7 +14,7 @@ import { WRITE_ACCESS } from '../kernel/write-access.js'
 import type { RunOutcome } from '../ending/run-ending.js'
 import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
-import type { IndexedRecord } from './job-index.js'
+import type { IndexedRecord } from './index-records.js'
 import { claimRecord, reportPlaceOf, tellClaimed } from './report-job.js'
 
 /** The settling's GitHub calls together: the index's listing and comments, then each record's telling. */

@@ -21,7 +21,7 @@ const LOADED_WHEN_REACHED: [RegExp, string][] = [
   [/^src\/service\/follow-job\.ts$/, 'the following, after the create'],
   [/^src\/ending\/(summary|summary-html)\.ts$/, 'the ending, after the create'],
   [/^src\/thread\/agent-note\.ts$/, 'the ending, after the create'],
-  [/^src\/hand-over\/(job-index|commit-status)\.ts$/, 'the ending, after the create'],
+  [/^src\/hand-over\/(job-index|index-(issue|records|body|site)|commit-status)\.ts$/, 'the ending, after the create'],
   [/^src\/github\/live-comment\.ts$/, 'the ending, after the create'],
   [/^src\/hand-over\/(hand-over|settle-records)\.ts$/, 'the ending, after the create']
 ]
