@@ -141,7 +141,7 @@ function reference(pr: { owner: string; repo: string; number: number }): string 
 }
 
 /**
- * The reply to a queued request withdrawn before its job was created (hand-over/report-queued.ts): why, and
+ * The reply to a queued request withdrawn before its job was created (hand-over/report-queued-withdrawal.ts): why, and
  * that asking again starts a new request. `reason` is the action's own sentence; `runUrl` the reporting run.
  */
 export function writeWithdrawnReply(reason: string, trigger: string, runUrl: string): string {

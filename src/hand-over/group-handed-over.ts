@@ -1,7 +1,7 @@
 // A group whose job was handed over (wait false, or its run's timeout ran out) before the job opened
 // its docs pull request: the group's look-up (group/group-lookup.ts) finds no docs pull request, so the
 // next run would create a second job beside the working one. Before a group's run creates, the index's
-// open records (hand-over/job-index.ts) are read for one of this group; if the service says its job is
+// open records (hand-over/index-records.ts) are read for one of this group; if the service says its job is
 // still working, the run is held: nothing is sent, the group's mark stays, and the group's next run
 // after the job ends sends these changes. A read that fails (GitHub, the index, the service) is said,
 // and the run goes on to create as before: a group is never blocked by a read that fails.

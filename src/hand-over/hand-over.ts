@@ -91,7 +91,7 @@ export function markHandedOver(handOver: HandOver, reporterKnown: boolean, left:
   return { ...outcome, handedOver: { reporterKnown, ...(left === 'unrecorded' ? { unrecorded: true } : {}) } }
 }
 
-/** Where a queued request was asked, to see it withdrawn before its create (hand-over/report-queued.ts). */
+/** Where a queued request was asked, to see it withdrawn before its create (hand-over/report-queued-withdrawal.ts). */
 function askingOf(ask: CommentAsk | null): Pick<RecordPayload, 'asking'> {
   if (!ask) return {}
   const { comment } = ask
