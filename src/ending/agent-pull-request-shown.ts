@@ -6,6 +6,7 @@ import { Input } from '../kernel/action-names.js'
 import { readPullRequestDetails, type PullRequestDetails } from '../github/pull-request-details.js'
 import type { RunOutcome } from './run-ending.js'
 import type { GitHubSession } from '../github/session.js'
+import { hasCompleted } from '../service/job-record.js'
 
 /** The details of the pull request the job opened, when the run completed with one the token can read; null otherwise. */
 export async function agentPullRequestShown(
@@ -22,5 +23,5 @@ export async function agentPullRequestShown(
 
 /** Whether the run ended with a completed job that opened a pull request: the ending reads it and notes it. */
 export function opensPullRequest(outcome: RunOutcome): boolean {
-  return outcome.ending === 'final' && outcome.job.status === 'completed' && !!outcome.job.prLink
+  return outcome.ending === 'final' && hasCompleted(outcome.job.status) && !!outcome.job.prLink
 }

@@ -3,6 +3,7 @@
 import { Input } from '../kernel/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind, requestNumber } from '../service/pull-request-link.js'
+import { finalStatusOf } from '../service/job-record.js'
 import type { EndingWords } from './ending-words.js'
 import { WITHOUT_REPORTER } from './queued-words.js'
 import type { GroupHold, HandedOver, RunOutcome } from '../kernel/run-outcome.js'
@@ -34,9 +35,18 @@ export function describeVerdict(outcome: RunOutcome, { icon, level }: Pick<Endin
   })
   switch (outcome.ending) {
     case 'final': {
-      const status = job?.status ?? ''
-      if (status === 'failed') return says('Failed', `${dashboard}, then run again, perhaps with a clearer prompt.`)
-      if (status === 'archived') return says('Archived', `${dashboard} to see how far it got.`)
+      const status = finalStatusOf(job?.status ?? '')
+      switch (status) {
+        case 'failed':
+          return says('Failed', `${dashboard}, then run again, perhaps with a clearer prompt.`)
+        case 'archived':
+          return says('Archived', `${dashboard} to see how far it got.`)
+        case 'completed':
+        case null:
+          break
+        default:
+          return assertNever(status, 'job status')
+      }
       if (job?.prLink) {
         // Named as its host names it: a merge request on GitLab, `!7`; a pull request elsewhere, `#7`.
         const kind = requestKind(job.prLink)

@@ -6,7 +6,7 @@
 import { Input, Output } from '../kernel/action-names.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { formatDuration } from '../runtime/duration.js'
-import type { Job } from '../service/job-record.js'
+import { finalStatusOf, type Job } from '../service/job-record.js'
 import { requestKind } from '../service/pull-request-link.js'
 import type { EndingWords, RunOutcome } from '../kernel/run-outcome.js'
 import { wordHold } from './hold-words.js'
@@ -211,20 +211,27 @@ function wordFinalStatus(
   job: Job,
   { name, requirePr, followUp, format }: { name: string; requirePr: boolean; followUp: boolean; format: ValueFormat }
 ): EndingWords {
-  if (job.status === 'failed') {
-    const told = wordToldEnding('failed', `Job ${name}`)
-    return {
-      level: 'failed',
-      ...told,
-      log: `${told.short} Look the job up in the project's dashboard, then run again, perhaps with a clearer prompt.`
+  const status = finalStatusOf(job.status)
+  switch (status) {
+    case 'failed': {
+      const told = wordToldEnding('failed', `Job ${name}`)
+      return {
+        level: 'failed',
+        ...told,
+        log: `${told.short} Look the job up in the project's dashboard, then run again, perhaps with a clearer prompt.`
+      }
     }
-  }
-  if (job.status === 'archived') {
-    return {
-      level: 'warning',
-      ...wordToldEnding('archived', `Job ${name}`),
-      log: `Job ${name} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; ${ARCHIVED}.`
-    }
+    case 'archived':
+      return {
+        level: 'warning',
+        ...wordToldEnding('archived', `Job ${name}`),
+        log: `Job ${name} was archived${job.archivedAt ? ` at ${job.archivedAt}` : ''}; ${ARCHIVED}.`
+      }
+    case 'completed':
+    case null:
+      break
+    default:
+      return assertNever(status, 'job status')
   }
   if (job.prLink && followUp) {
     // After a follow-up the agent works on the job's own pull request: it may be the one it had.

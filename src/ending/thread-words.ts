@@ -9,6 +9,7 @@ import { codeSpan, neutralise } from '../safety/neutralise.js'
 import type { RunOutcome } from './run-ending.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind } from '../service/pull-request-link.js'
+import { finalStatusOf } from '../service/job-record.js'
 
 /** What a queued request's reply promises: the reporting run creates the job, then tells it here. */
 const QUEUED_HERE =
@@ -57,8 +58,18 @@ export function describeThreadEnding(outcome: RunOutcome, trigger: string, summa
   switch (outcome.ending) {
     case 'final': {
       const { job } = outcome
-      if (job.status === 'failed') return done(summaryNext, 'this one failed')
-      if (job.status === 'archived') return done(summaryNext, 'this one was archived')
+      const status = finalStatusOf(job.status)
+      switch (status) {
+        case 'failed':
+          return done(summaryNext, 'this one failed')
+        case 'archived':
+          return done(summaryNext, 'this one was archived')
+        case 'completed':
+        case null:
+          break
+        default:
+          return assertNever(status, 'job status')
+      }
       if (job.prLink) return open(summaryNext)
       if (job.refusedPrLink !== undefined) return done(summaryNext, `this one gave no ${request} link`)
       // Under requirePr the summary's step is the author's (set requirePr to false): not the thread's.

@@ -14,6 +14,7 @@ import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'
 import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
+import { endedForGood } from '../service/job-record.js'
 import { findGroupPullRequest, GROUP_READS } from './group-lookup.js'
 import type { GroupPullRequest, GroupRun } from '../kernel/group.js'
 import { findStatusGroup } from './group-status-marker.js'
@@ -143,7 +144,7 @@ async function endedStatus(jobId: string, readJob: ReadJob | null, signal: Abort
   if (!readJob) return null
   try {
     const { status } = await readJob(jobId, signal)
-    return status === 'archived' || status === 'failed' ? status : null
+    return endedForGood(status)
   } catch {
     return null
   }

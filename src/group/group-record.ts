@@ -21,6 +21,7 @@ import { describeWriteFailure } from '../github/write-failure.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'
 import { Input } from '../kernel/action-names.js'
 import { log } from '../runtime/log.js'
+import { hasCompleted } from '../service/job-record.js'
 import { blankSecrets } from '../safety/run-secrets.js'
 import { groupStatusAfter, type GroupStatusComment } from './group-status.js'
 import type { GitHubRun } from '../github/session.js'
@@ -281,7 +282,7 @@ export async function recordGroupRun(
     }
   }
   if (!statusComment) return
-  const prLink = delivered === 'create' && outcome.job?.status === 'completed' ? outcome.job.prLink : null
+  const prLink = delivered === 'create' && outcome.job && hasCompleted(outcome.job.status) ? outcome.job.prLink : null
   const pr = prLink ? parsePullRequestLink(prLink, runner.serverUrl) : null
   const fromJob = pr && { pr, url: pullRequestUrl(pr, runner.serverUrl) }
   await statusComment.finish(groupStatusAfter(outcome, group, delivered !== undefined, fromJob), signal)

@@ -6,7 +6,7 @@
 // the caller creates one. Nothing here sends twice: the message goes through JobService.write.
 import type { Deadline } from '../runtime/deadline.js'
 import { followJob } from '../service/follow-job.js'
-import type { Job } from '../service/job-record.js'
+import { endedForGood, type Job } from '../service/job-record.js'
 import type { JobService, WriteHooks } from '../service/job-service.js'
 import { ServiceError } from '../service/service-error.js'
 
@@ -70,7 +70,8 @@ export async function sendToGroupJob(
   }
   if (followed.outcome !== 'final') return { kind: 'waited-out', job: followed.job }
   const { job } = followed
-  if (job.status === 'archived' || job.status === 'failed') return { kind: 'create', why: job.status, job }
+  const ended = endedForGood(job.status)
+  if (ended) return { kind: 'create', why: ended, job }
   if (busySaid) {
     const state = await options.docsState()
     if (state !== 'open') return { kind: 'create', why: state, job }

@@ -6,6 +6,7 @@
 import { neutralise } from '../safety/neutralise.js'
 import { oneLineCodeSpan } from '../safety/quote-for-agent.js'
 import { pullRequestName } from '../service/pull-request-link.js'
+import { hasCompleted } from '../service/job-record.js'
 import { MAX_OPEN_SHOWN, type IndexState, type OpenEntry, type RecentEntry } from './index-marker.js'
 
 export const INDEX_TITLE = 'Documentation jobs'
@@ -84,7 +85,7 @@ function recentTable(recent: readonly RecentEntry[], repositoryUrl: string): str
 
 /** An ending's mark, as a held run's summary shows it. */
 function mark(status: string): string {
-  return status === 'completed' ? '✅' : '❌'
+  return hasCompleted(status) ? '✅' : '❌'
 }
 
 function jobCell(job: string): string {

@@ -5,6 +5,7 @@
 import type { ReadFailure } from '../github/read-failure.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import type { GroupSettings } from './settings.js'
+import type { Ending, GroupHold } from './run-outcome.js'
 
 /** A pull request of the group, as its verified marker names it. */
 export interface GroupPullRequest {
@@ -63,9 +64,9 @@ export interface GroupRun {
  * carries all of it, and is passed as it is.
  */
 export interface GroupEnding {
-  ending: string
+  ending: Ending
   /** Why a `held` run sent nothing. */
-  hold?: { why: string }
+  hold?: { why: GroupHold['why'] }
   /** The job's id; empty when no job is known. */
   jobId: string
   /** The job as last seen; null if it was never read. */

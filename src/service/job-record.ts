@@ -1,4 +1,5 @@
 import { asObject } from '../github/json-shape.js'
+import { assertNever } from '../runtime/assert-never.js'
 import { jobIdProblem } from '../safety/job-id.js'
 import { pullRequestLink } from './pull-request-link.js'
 import { blankSecrets } from '../safety/run-secrets.js'
@@ -27,8 +28,46 @@ export interface Job {
 export const FINAL_STATUSES = ['completed', 'archived', 'failed'] as const
 const KNOWN_STATUSES = new Set<string>(['active', ...FINAL_STATUSES])
 
-export function isFinal(status: string): boolean {
+/** A status that ends a job: each decision over a final job switches over these, so a new one does not compile unsaid. */
+export type FinalStatus = (typeof FINAL_STATUSES)[number]
+
+export function isFinal(status: string): status is FinalStatus {
   return (FINAL_STATUSES as readonly string[]).includes(status)
+}
+
+/** The service's status as a FinalStatus, for a switch; null while the job works, or for a status this action does not know. */
+export function finalStatusOf(status: string): FinalStatus | null {
+  return isFinal(status) ? status : null
+}
+
+/** Whether the job completed: not failed, not archived, not still working. */
+export function hasCompleted(status: string): boolean {
+  const final = finalStatusOf(status)
+  switch (final) {
+    case 'completed':
+      return true
+    case 'archived':
+    case 'failed':
+    case null:
+      return false
+    default:
+      return assertNever(final, 'job status')
+  }
+}
+
+/** The status of a job that has ended for good and takes no more messages (archived, failed); null for any other. */
+export function endedForGood(status: string): 'archived' | 'failed' | null {
+  const final = finalStatusOf(status)
+  switch (final) {
+    case 'archived':
+    case 'failed':
+      return final
+    case 'completed':
+    case null:
+      return null
+    default:
+      return assertNever(final, 'job status')
+  }
 }
 
 export function isKnownStatus(status: string): boolean {

@@ -9,6 +9,7 @@ import { pullRequestName, type PullRequestRef } from '../github/pull-request-ref
 import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'
 import { log } from '../runtime/log.js'
+import { hasCompleted } from '../service/job-record.js'
 import type { RunOutcome } from '../ending/run-ending.js'
 import { noteCutBy, postNote } from '../github/post-note.js'
 import { describeWriteFailure } from '../github/write-failure.js'
@@ -70,7 +71,7 @@ export async function leaveAgentNote({
   lookFirst = false
 }: AgentNote): Promise<boolean> {
   const { job } = outcome
-  if (!settings || outcome.ending !== 'final' || job?.status !== 'completed' || !job.prLink) return true
+  if (!settings || outcome.ending !== 'final' || !job || !hasCompleted(job.status) || !job.prLink) return true
   const jobId = job.id
   const { serverUrl } = github
   const pr = parsePullRequestLink(job.prLink, serverUrl)

@@ -24,12 +24,10 @@ import { readThreadRecord, threadOf, THREAD_RECORD_PAGES } from './thread-record
 import type { TriggeringComment } from './trigger.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
+import { endedForGood } from '../service/job-record.js'
 
 /** What the routing needs to know of a job: the service is a later layer, so main.ts hands the read down. */
 export type ReadJob = (jobId: string, signal: AbortSignal) => Promise<{ status: string; prLink: string | null }>
-
-/** Statuses of a job that takes no more messages. */
-const ENDED = new Set(['archived', 'failed'])
 
 /** What the run's reads of the thread may cost the create: a share of the timeout, never all of it. */
 const THREAD_READS = {
@@ -211,7 +209,7 @@ async function stillTakesMessages(
   }
   const pr = job.prLink ? parsePullRequestLink(job.prLink, runner.serverUrl) : null
   if (pr && samePullRequest(pr, thread)) return 'own pull request'
-  if (ENDED.has(job.status)) return `but that job is ${job.status} and takes no more messages`
+  if (endedForGood(job.status)) return `but that job is ${job.status} and takes no more messages`
   if (!pr) return 'yes'
   try {
     const path = `${repositoryPath(pr)}/pulls/${pr.number}`
