@@ -2,7 +2,7 @@
 // words takes it and the places that tell the words (the log, the summary, the reply) each give one.
 /**
  * How the service's values are shown where the words go: as they are in the log (the log neutralises
- * every line), in code spans on the thread (see comment-reply.ts), where a link the service gave
+ * every line), in code spans on the thread (see thread/reply-text.ts), where a link the service gave
  * must not become one the repository's bot posted.
  */
 export interface ValueFormat {

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
 import { runLink } from '../../../src/github/octokit.js'
-import { writeOutcomeReply, writeProgressReply, writeStartedReply } from '../../../src/thread/comment-reply.js'
+import { writeOutcomeReply, writeProgressReply, writeStartedReply } from '../../../src/thread/reply-text.js'
 import { registerSecret } from '../../../src/safety/run-secrets.js'
 
 const RUN = 'https://github.example/o/r/actions/runs/42'
