@@ -29,8 +29,9 @@ const LAYERS = [
 ]
 
 // Imports that still cross the plan upwards while the move into rooms is finished; each entry is one
-// file's import of another, and the list only ever shrinks.
-const KNOWN_CROSSINGS = [['src/context/change-context.ts', 'src/group/since-mark.ts']]
+// file's import of another, and the list only ever shrinks. It is empty now: every import goes down.
+/** @type {[string, string][]} */
+const KNOWN_CROSSINGS = []
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -5,7 +5,6 @@ import { Input } from '../kernel/action-names.js'
 import { blankCredentials, type Blanked } from '../safety/credentials.js'
 import { GitHubReader, READ_LIMITS, UNUSABLE_API_URL, type ReadLimits } from '../github/reader.js'
 import { Gathering, type ChangeContextRequest, type Gathered, type SinceCover } from './gather-session.js'
-import { gatherSinceMark } from '../group/since-mark.js'
 import { gatherIssueComment } from './issue-comment.js'
 import { gatherIssue } from './issue.js'
 import { sha } from '../github/json-shape.js'
@@ -70,13 +69,21 @@ function gathererOf(event: RunnerEvent): ((gathering: Gathering) => Promise<Gath
 }
 
 /**
+ * What an event with no gatherer of its own tells in a run with a group's mark: the changes since the
+ * mark. The group owns it (group/since-mark.ts), so the run that has a group hands it in.
+ */
+export type GatherSinceMark = (gathering: Gathering, eventLine: string) => Promise<Gathered | null>
+
+/**
  * Gathers the context for the event and renders it within `request.limit` characters. Never
  * throws: a bug here costs the context, never the job.
  * @param limits how much the reading may cost; tests make it small
+ * @param gatherSinceMark the group's gatherer of the changes since its mark (see GatherSinceMark); null without it
  */
 export async function gatherChangeContext(
   request: ChangeContextRequest,
-  limits: ReadLimits = READ_LIMITS
+  limits: ReadLimits = READ_LIMITS,
+  gatherSinceMark: GatherSinceMark | null = null
 ): Promise<ChangeContext> {
   // Outside a workflow run (a local run) there is no event to tell of.
   if (!eventNameOf(request.event)) return NOTHING
@@ -90,7 +97,8 @@ export async function gatherChangeContext(
   try {
     const gather = repository ? gathererOf(request.event) : null
     // An event with no gatherer of its own, in a run with a group's mark: the range since the mark.
-    const sinceMark = !gather && repository ? await gatherSinceMark(gathering, eventLine(request, repository)) : null
+    const sinceMark =
+      !gather && repository && gatherSinceMark ? await gatherSinceMark(gathering, eventLine(request, repository)) : null
     const gathered = (gather && (await gather(gathering))) || sinceMark || { facts: null }
     const facts = gathered.facts ?? (gathered.startsNothing ? null : { summary: [eventLine(request, repository)] })
     const skip = facts ? leaveOutSkipDocs(facts) : null

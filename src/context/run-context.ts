@@ -6,7 +6,7 @@ import { log } from '../runtime/log.js'
 import { READ_LIMITS } from '../github/reader.js'
 import { neutralise } from '../safety/neutralise.js'
 import type { Blanked } from '../safety/credentials.js'
-import type { ChangeContext } from './change-context.js'
+import type { ChangeContext, GatherSinceMark } from './change-context.js'
 import { allSkippedWithoutContext } from './skip-docs.js'
 import type { Runner } from '../github/runner.js'
 import type { GitHubSession } from '../github/session.js'
@@ -22,6 +22,8 @@ export interface RunContextParts {
   github: Pick<GitHubSession, 'token' | 'reader'>
   /** A group's mark: the changes since this commit (see ChangeContextRequest.since). */
   since?: string
+  /** The group's gatherer of those changes, for an event with none of its own (see GatherSinceMark). */
+  gatherSinceMark?: GatherSinceMark
 }
 
 /**
@@ -37,7 +39,8 @@ export async function gatherRunContext({
   deadline,
   runner,
   github,
-  since = ''
+  since = '',
+  gatherSinceMark
 }: RunContextParts): Promise<ChangeContext | null> {
   if (settings.context === 'none') {
     const notice = allSkippedWithoutContext(runner)
@@ -66,7 +69,7 @@ export async function gatherRunContext({
     maxMs,
     ...(since && { since })
   }
-  const context = await gather.gatherChangeContext(request)
+  const context = await gather.gatherChangeContext(request, READ_LIMITS, gatherSinceMark ?? null)
   for (const warning of context.warnings) log.warning(warning)
   if (context.startsNothing) return context
   for (const notice of context.notices) log.notice(notice)

@@ -6,6 +6,7 @@ import { openGitHubSession, type GitHubSession } from '../github/session.js'
 import { describeTimingInForce } from '../inputs/timing-notes.js'
 import { checkProxyVariables } from '../net/proxy-settings.js'
 import { preparePrompt, type Prepared } from '../prompt/assemble.js'
+import type { GatherSinceMark } from '../context/change-context.js'
 import type { RunOutcome } from '../ending/run-ending.js'
 import { readCommentAsk, settleAsk, showCancelOnThread, type CommentAsk } from '../thread/comment-ask.js'
 import { JobTracker } from '../follow/job-tracker.js'
@@ -115,7 +116,7 @@ async function followTheRequest(run: FollowRun): Promise<Ended> {
     reached = { ...reached, groupStatus: await showGroupOnCodePullRequest(route, settings, run) }
 
     const instruction = ask?.instruction ?? null
-    const prepared = await preparePrompt({ settings, instruction, route, deadline, runner, github })
+    const prepared = await preparePrompt({ settings, instruction, route, deadline, runner, github, gatherSinceMark })
     if ('skipped' in prepared) return ended(skipped(run, prepared.skipped))
     // A group's context that could not read the changes since the group's mark sends nothing rather than less.
     const unread = holdUnreadContext(route, prepared)
@@ -214,6 +215,10 @@ async function endTheRun(
   // A job an earlier run handed over, followed to its end here: its records are told now, once.
   await settling.tell()
 }
+
+/** The group's gatherer of the changes since its mark (group/since-mark.ts), loaded only when a context is gathered. */
+const gatherSinceMark: GatherSinceMark = async (gathering, eventLine) =>
+  (await import('../group/since-mark.js')).gatherSinceMark(gathering, eventLine)
 
 /** An event that starts no job, and why. */
 function skipped(run: FollowRun, reason: string): RunOutcome {

@@ -2,7 +2,7 @@
 // prompt input (or a comment's instruction), then the change context after a blank line; and what
 // that carries, for the summary and a dry run (what-leaves.ts).
 import { groupMarkOf, messageSource, type Route } from '../kernel/route.js'
-import type { ChangeContext, SinceCover } from '../context/change-context.js'
+import type { ChangeContext, GatherSinceMark, SinceCover } from '../context/change-context.js'
 import { gatherRunContext, logWhatWasKeptBack } from '../context/run-context.js'
 import { joinPrompts } from './join-prompts.js'
 import type { Settings } from '../kernel/settings.js'
@@ -35,6 +35,8 @@ export interface PromptParts {
   runner: Runner
   /** The run's GitHub session: the context is read through it. */
   github: Pick<GitHubSession, 'token' | 'reader'>
+  /** The group's gatherer of the changes since its mark, handed in by the mode (see GatherSinceMark). */
+  gatherSinceMark?: GatherSinceMark
 }
 
 /**
@@ -49,7 +51,8 @@ export async function preparePrompt({
   route,
   deadline,
   runner,
-  github
+  github,
+  gatherSinceMark
 }: PromptParts): Promise<Prepared | { skipped: string }> {
   const { text, blanked } = instruction ?? { text: '', blanked: [] }
   // A message to a job the comment's place named (not the jobId input, nor a group) is the instruction alone.
@@ -59,7 +62,15 @@ export async function preparePrompt({
   // commit a job of the group was told of.
   const since = groupMarkOf(route)
   const context: ChangeContext | null = prompt
-    ? await gatherRunContext({ settings, promptFromComment: instruction !== null, deadline, runner, github, since })
+    ? await gatherRunContext({
+        settings,
+        promptFromComment: instruction !== null,
+        deadline,
+        runner,
+        github,
+        since,
+        gatherSinceMark
+      })
     : null
   if (context?.startsNothing) return { skipped: context.notices.join(' ') }
   if (!prompt) return { prompt, context: '', sent: '', leaving: null }
