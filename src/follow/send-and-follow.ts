@@ -5,7 +5,7 @@ import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import { showDryRun } from '../prompt/what-leaves.js'
-import type { CommentReplies } from '../thread/comment-reply.js'
+import type { ThreadReply } from '../thread/comment-reply.js'
 import { setDryRunOutputs, setJobCreatedOutput, setJobIdOutput, setQueuedOutputs } from '../ending/outputs.js'
 import { staleLine, type NewJobWay, type RunOutcome } from '../ending/run-ending.js'
 import { wordRetry, wordServiceFailure } from '../ending/service-failure-words.js'
@@ -32,7 +32,7 @@ export interface SendAndFollow {
   cancelled: AbortSignal
   tracker: JobTracker
   startedAt: number
-  replies: CommentReplies | undefined
+  replies: ThreadReply | undefined
   /** The run's GitHub session: a group's docs pull request is read again after a wait (without it, taken as open). */
   github?: Pick<GitHubSession, 'token' | 'reader'>
 }

@@ -47,11 +47,7 @@ export function recordToLeave(handOver: HandOver): RecordPayload | null {
   const { outcome, settings, ask, group, delivered, creates } = handOver
   if (!settings || settings.dryRun) return null
   const created = new Date().toISOString()
-  const replyId = ask?.replies.replyId()
-  const thread =
-    ask && replyId !== undefined && ask.comment.kind !== 'review comment'
-      ? { number: ask.comment.thread.number, comment: replyId }
-      : undefined
+  const thread = ask?.replies.recordedIn()
   const groupMark = group && delivered === 'create' ? { group: group.settings.name, mark: group.covers } : {}
   const commit = commitOfRun(handOver.runner)
   // The note a reporting run leaves on the agent's pull request says who asked, as this run's would.

@@ -8,7 +8,7 @@ import type { GitHubSession } from '../github/session.js'
 import { isRequestEvent } from '../github/request-event.js'
 import { isCommentEvent } from '../github/event.js'
 import { log } from '../runtime/log.js'
-import type { CommentReplies } from './comment-reply.js'
+import type { ThreadReply } from './comment-reply.js'
 import { createHash } from 'node:crypto'
 import type { Blanked } from '../safety/credentials.js'
 import type { RunOutcome } from '../ending/run-ending.js'
@@ -20,7 +20,8 @@ export interface CommentAsk {
   instruction: { text: string; blanked: Blanked[] }
   /** It asks for a new job even on the agent's pull request (`--new`). */
   fresh: boolean
-  replies: CommentReplies
+  /** The thread's reply step (comment-reply.ts): every stage that tells the thread something calls it. */
+  replies: ThreadReply
   /** A label's request: the digest of its text, which the thread's record of the job keeps. */
   asked?: string
 }
@@ -38,7 +39,7 @@ export async function readCommentAsk(
 ): Promise<CommentAsk | { skipped: string } | null> {
   if (!settings) return null
   // Loaded by a run a comment or a label may have started only: any other sends its create without them.
-  const [{ readCommentRequest }, { readLabelRequest }, { NO_REPLIES, startCommentReplies }] = await Promise.all([
+  const [{ readCommentRequest }, { readLabelRequest }, { NO_REPLY, startThreadReply }] = await Promise.all([
     import('./trigger.js'),
     import('./label-request.js'),
     import('./comment-reply.js')
@@ -62,8 +63,8 @@ export async function readCommentAsk(
       ? createHash('sha256').update(request.prompt).digest('hex').slice(0, 32)
       : undefined
   const replies = request.comment.locked
-    ? lockedThread(request.comment, NO_REPLIES)
-    : startCommentReplies(request.comment, github, runner, {
+    ? lockedThread(request.comment, NO_REPLY)
+    : startThreadReply(request.comment, github, runner, {
         trigger: settings.trigger,
         asked,
         deferred: !!asked
@@ -102,12 +103,12 @@ export async function settleAsk(
 }
 
 /** A locked thread gets no reply (GitHub may refuse it, and the lock asks for quiet); the log says so. */
-function lockedThread(request: TriggeringComment, noReplies: CommentReplies): CommentReplies {
+function lockedThread(request: TriggeringComment, noReply: ThreadReply): ThreadReply {
   log.notice(
     `${request.thread.kind === 'issue' ? 'Issue' : 'Pull request'} #${request.thread.number} is locked: the run ` +
       `posts no reply there, so nothing there records the job and a later request there starts a new job. The job runs all the same.`
   )
-  return noReplies
+  return noReply
 }
 
 /**

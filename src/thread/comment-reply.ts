@@ -24,12 +24,14 @@ import { describeThread, placeReplyOn, react, readTakenOver, REPLY_CALL_MS } fro
 import { writeOutcomeReply, writeProgressReply, writeStartedReply } from './reply-text.js'
 
 /**
- * The one reply a comment-triggered run keeps on its thread: posted when the run starts, edited as
- * the run goes (the job id once it exists, each change of status), and at the end (how it ended,
- * the pull request, the job id, how long it took). Nothing here waits on GitHub or throws: edits
- * are coalesced, each is bounded, and the run never waits for one but at its very end.
+ * The thread's reply step: the one reply a comment-triggered run keeps on its thread, posted when the
+ * run starts, edited as the run goes (the job id once it exists, each change of status), and at the
+ * end (how it ended, the pull request, the job id, how long it took). The stages call it by these
+ * methods alone, each named for what the stage tells it: the live comment, the record and the
+ * reaction are its own. Nothing here waits on GitHub or throws: edits are coalesced, each is
+ * bounded, and the run never waits for one but at its very end.
  */
-export interface CommentReplies {
+export interface ThreadReply {
   /**
    * From now on the reply carries the thread's record of its job (signed with the API key, bound to
    * the reply's comment: github/signed-record.ts), as soon as the run knows the job.
@@ -57,8 +59,12 @@ export interface CommentReplies {
     pullRequest: Promise<PullRequestDetails | null> | PullRequestDetails | null,
     bound: AbortSignal
   ): Promise<void>
-  /** The reply's comment id, once posted; undefined while it is not (or never was). */
-  replyId(): number | undefined
+  /**
+   * Where the thread's record is kept for a record left for a reporting run (hand-over/hand-over.ts):
+   * the thread and the reply's comment, once posted; undefined while it is not (or never was), and for
+   * a review comment's reply, which carries no record.
+   */
+  recordedIn(): { number: number; comment: number } | undefined
   /**
    * The reply's comment id once its first post is answered (or found again), waiting at most until
    * `bound` aborts; undefined when there is none by then.
@@ -79,8 +85,8 @@ export interface ReplyRequest {
 }
 
 /** A reply that is never written: no token, or a locked thread. */
-export const NO_REPLIES: CommentReplies = {
-  replyId: () => undefined,
+export const NO_REPLY: ThreadReply = {
+  recordedIn: () => undefined,
   posted: async () => undefined,
   keepRecord: () => {},
   begin: () => {},
@@ -98,17 +104,17 @@ export const NO_REPLIES: CommentReplies = {
  * it as soon as the job is known, and given its state (still taking requests, or done with) at the
  * end. Every GitHub call that fails is a warning.
  */
-export function startCommentReplies(
+export function startThreadReply(
   comment: TriggeringComment,
   github: GitHubSession,
   runner: Pick<Runner, 'runId' | 'serverUrl'>,
   request: ReplyRequest = { trigger: '/docs' }
-): CommentReplies {
+): ThreadReply {
   if (!github.token) {
     log.warning(
       `${Input.githubToken} is empty: no reaction or reply on the ${describeThread(comment)}. The job runs all the same.`
     )
-    return NO_REPLIES
+    return NO_REPLY
   }
   const where = describeThread(comment)
   // Once the run's ending is shown (a cancel shows it at once), no progress replaces it.
@@ -176,7 +182,10 @@ export function startCommentReplies(
         if (thread) reply.show(writeOutcomeReply(outcome, { ...thread, routed, elapsedMs, told }))
       })
     },
-    replyId: () => reply.id,
+    recordedIn: () =>
+      reply.id !== undefined && comment.kind !== 'review comment'
+        ? { number: comment.thread.number, comment: reply.id }
+        : undefined,
     posted: async (bound) => {
       // A reply not begun has no first post: it is never waited for.
       if (began) await Promise.race([opened, whenAborted(bound)])

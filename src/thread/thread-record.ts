@@ -20,7 +20,7 @@ import { readMarkedJobs } from './agent-note-record.js'
 import type { TriggeringComment } from './trigger.js'
 import type { Settings } from '../kernel/settings.js'
 
-/** The thread's record of its job, signed into the reply by the live comment's stamp (see CommentReplies.keepRecord). */
+/** The thread's record of its job, signed into the reply by the live comment's stamp (see ThreadReply.keepRecord). */
 export interface ThreadRecord {
   keep(settings: Pick<Settings, 'apiKey' | 'projectId'>): void
   /** The job the run knows, and what the thread keeps of it (null: nothing, no record). */
