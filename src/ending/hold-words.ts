@@ -7,6 +7,16 @@ import type { EndingWords, GroupHold } from '../kernel/run-outcome.js'
 
 const NOTHING_SENT = 'Nothing was sent to the documentation agent job service.'
 
+/** What an `unread` hold could not read, when it is how the run's commit stands to the group's mark. */
+export function wordUnreadAncestry(covers: string): string {
+  return `how ${covers.slice(0, 7)} stands to the group's mark`
+}
+
+/** What an `unread` hold could not read, when it is the changes since the group's mark (the comparison failed). */
+export function wordUnreadSinceMark(mark: string, group: string): string {
+  return `the changes since ${mark.slice(0, 7)}, the last commit group ${group}'s job was told of (see the warning above)`
+}
+
 /** A group's held run: what it did not send, why, and where its changes go. */
 export function wordHold(hold: GroupHold, name: string): EndingWords {
   const group = `group ${hold.group}`

@@ -8,7 +8,7 @@ import { describeEndingWords, type EndingWords } from './ending-words.js'
 import { VALUES_AS_GIVEN, type ValueFormat } from './value-format.js'
 import { isJobFollowed, type RunOutcome } from '../kernel/run-outcome.js'
 
-export { staleLine, wordNewJobWay } from './message-words.js'
+export { staleLine } from './message-words.js'
 export type { ValueFormat } from './value-format.js'
 export {
   writesSummary,

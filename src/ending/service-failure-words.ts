@@ -3,11 +3,13 @@
 // that words it, for the ending and for the lines that say a request is asked again. A line from a
 // user's log is found here by searching for its words. The two writes (a create and a follow-up
 // message) fail the same ways, so each failure has its sentence per write side by side. How to start
-// a new job instead of one that refused a message is the ending's to say (run-ending.ts): it depends
-// on how the run named the job.
+// a new job instead of one that refused a message depends on how the run named the job: the ending of
+// a failed request (wordFailedRequest) adds it.
+import type { KnownJob } from '../kernel/run-outcome.js'
 import { formatDuration } from '../runtime/duration.js'
 import { formatBytes } from '../service/answer-excerpt.js'
 import type { ServiceError, ServiceProblem, UnreadAnswer } from '../service/service-error.js'
+import { wordNewJobWay } from './message-words.js'
 
 /**
  * A failure in two parts: what happened, and what to do about it (null where there is nothing to do
@@ -34,6 +36,25 @@ export function wordServiceFailureParts(error: ServiceError): FailureWords {
   const { happened, next } = wordProblem(error)
   const ended = /[.!?)]$/.test(happened) ? happened : `${happened}.`
   return { happened: `${ended}${givenUpWhy(error)}`, next: next && `${next[0].toUpperCase()}${next.slice(1)}` }
+}
+
+/**
+ * A run that ended on a failed request, worded: its reason (the log's sentence) and, where there is
+ * something to do, what the summary tells apart (what happened, and the next step).
+ */
+export function wordFailedRequest(
+  error: ServiceError,
+  known: Pick<KnownJob, 'followUp' | 'newJobWay'>
+): { reason: string; told?: FailureWords & { next: string } } {
+  // A refused message: the service's failure says what happened; how to start a new job instead
+  // depends on how the run named the job, which the ending knows.
+  const newJob =
+    error.kind === 'refused' && known.followUp ? ` ${wordNewJobWay(known.newJobWay ?? { by: 'input' })}` : ''
+  // What to do is the summary's next step: the service's failure's own, then the way to a new job.
+  const parts = wordServiceFailureParts(error)
+  const next = [parts.next, newJob.trim()].filter(Boolean).join(' ')
+  const reason = `${wordServiceFailure(error)}${newJob}`
+  return next ? { reason, told: { happened: parts.happened, next } } : { reason }
 }
 
 /** Why a request was not asked again, when a retry was given up on: a sentence with its leading space. */

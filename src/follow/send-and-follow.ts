@@ -9,6 +9,7 @@ import type { ThreadReply } from '../thread/comment-reply.js'
 import { setDryRunOutputs, setJobCreatedOutput, setJobIdOutput, setQueuedOutputs } from '../ending/outputs.js'
 import { staleLine, type NewJobWay, type RunOutcome } from '../ending/run-ending.js'
 import { wordRetry, wordServiceFailure } from '../ending/service-failure-words.js'
+import { wordCreated, wordGroupSend, wordMessageSent } from '../ending/send-words.js'
 import { statusLogger } from '../ending/status-log.js'
 import type { Deadline } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
@@ -47,7 +48,7 @@ export async function sendAndFollow(stage: SendAndFollow): Promise<RunOutcome> {
   if (settings.dryRun || !service) {
     setDryRunOutputs()
     showDryRun(prepared.leaving)
-    if (group) log.info((await import('../group/group-record.js')).groupSendLine(group, true))
+    if (group) log.info(wordGroupSend(group, true))
     return { ending: 'dry-run', job: null, jobId: routedJobId(route), followUp: messageSource(route) !== null }
   }
   tracker.newJobWay = newJobWayOf(route)
@@ -101,7 +102,7 @@ async function sendPrompt(
   const create = async (writeHooks: WriteHooks = hooks): Promise<'sent'> => {
     const job = await service.createJob(prepared.sent, deadline, writeHooks)
     deliver(tracker, 'create')
-    log.info(`Created job ${job.id} in project ${settings.projectId}.`)
+    log.info(wordCreated(job.id, settings.projectId))
     onJob(job)
     return 'sent'
   }
@@ -181,7 +182,7 @@ async function sendMessage(
 ): Promise<void> {
   const job = await service.sendMessage(jobId, prepared.sent, deadline, hooks)
   deliver(tracker, 'message')
-  log.info(`Sent the follow-up message to job ${jobId}.`)
+  log.info(wordMessageSent(jobId))
   if (job) onJob(job)
 }
 
@@ -193,8 +194,7 @@ async function sendToGroup(
   { hooks, onJob, create }: { hooks: WriteHooks; onJob: (job: Job) => void; create: () => Promise<'sent'> }
 ): Promise<'sent' | 'waited-out'> {
   // A group's code, and the read of its pull request, load for a group's run only.
-  const [{ groupSendLine }, { readPullRequestDetails }, { sendToGroupJob }] = await Promise.all([
-    import('../group/group-record.js'),
+  const [{ readPullRequestDetails }, { sendToGroupJob }] = await Promise.all([
     import('../github/pull-request-details.js'),
     import('../group/group-send.js')
   ])
@@ -204,7 +204,7 @@ async function sendToGroup(
     hooks,
     onJob,
     onRetry: (failure, waitMs) => log.info(wordRetry(failure, waitMs)),
-    onBusy: () => log.info(groupSendLine(group, false, 'busy')),
+    onBusy: () => log.info(wordGroupSend(group, false, 'busy')),
     // Merged (or closed) while its job worked: the message would go to a job whose pull request is done.
     docsState: async () => {
       if (!github) return 'open'
@@ -214,13 +214,13 @@ async function sendToGroup(
   })
   if (result.kind === 'waited-out') return 'waited-out'
   if (result.kind === 'create') {
-    log.info(groupSendLine(group, false, result.why))
+    log.info(wordGroupSend(group, false, result.why))
     return create()
   }
   setJobIdOutput((tracker.jobId = jobId))
   tracker.followUp = true
   deliver(tracker, 'message')
-  log.info(`Sent the follow-up message to job ${jobId}, group ${group.settings.name}'s.`)
+  log.info(wordMessageSent(jobId, group.settings.name))
   if (result.job) onJob(result.job)
   return 'sent'
 }

@@ -4,8 +4,8 @@
 import type { GroupRun } from '../kernel/group.js'
 import type { GroupStatusComment } from '../group/group-status.js'
 import { setJobOutputs } from '../ending/outputs.js'
-import { describeEnding, wordNewJobWay, writesSummary, type RunOutcome } from '../ending/run-ending.js'
-import { wordServiceFailure, wordServiceFailureParts } from '../ending/service-failure-words.js'
+import { describeEnding, writesSummary, type RunOutcome } from '../ending/run-ending.js'
+import { wordFailedRequest } from '../ending/service-failure-words.js'
 import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { CancelWatch } from '../runtime/cancel.js'
@@ -33,15 +33,8 @@ export function failedOutcome(error: unknown, tracker: JobTracker): RunOutcome {
     logStackForBugReport(error)
     return { ending: 'error', ...known, reason: failureMessage(error) }
   }
-  const failure = error.kind
-  // A refused message: the service's failure says what happened; how to start a new job instead
-  // depends on how the run named the job, which the ending knows.
-  const newJob = failure === 'refused' && known.followUp ? ` ${wordNewJobWay(known.newJobWay ?? { by: 'input' })}` : ''
-  // What to do is the summary's next step: the service's failure's own, then the way to a new job.
-  const parts = wordServiceFailureParts(error)
-  const next = [parts.next, newJob.trim()].filter(Boolean).join(' ')
-  const told = next ? { told: { happened: parts.happened, next } } : {}
-  return { ending: 'error', ...known, reason: `${wordServiceFailure(error)}${newJob}`, failure, ...told }
+  const { reason, told } = wordFailedRequest(error, known)
+  return { ending: 'error', ...known, reason, failure: error.kind, ...(told ? { told } : {}) }
 }
 
 /** What the ending is told with, however far the run got. */

@@ -12,6 +12,7 @@ import { Input } from '../kernel/action-names.js'
 import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { GroupStatusComment } from './group-status.js'
+import { wordUnreadAncestry, wordUnreadSinceMark } from '../ending/hold-words.js'
 import type { RunOutcome } from '../ending/run-ending.js'
 import type { GitHubRun } from '../github/session.js'
 
@@ -51,7 +52,7 @@ export async function holdGroupRun(route: Route, signal: AbortSignal, onGitHub: 
   if (group.ancestry === 'unread' && group.ancestryFailure?.kind !== 'cancelled') {
     const problem = group.ancestryFailure
       ? failureClause(group.ancestryFailure, Input.githubToken)
-      : `how ${group.covers.slice(0, 7)} stands to the group's mark`
+      : wordUnreadAncestry(group.covers)
     return { ending: 'held', ...NO_JOB, hold: { why: 'unread', group: name, mark: group.mark, problem } }
   }
   if (group.ancestry === 'covered') {
@@ -74,7 +75,7 @@ export async function holdGroupRun(route: Route, signal: AbortSignal, onGitHub: 
 export function holdUnreadContext(route: Route, prepared: Prepared): RunOutcome | null {
   const group = routedGroup(route)
   if (!group?.mark || prepared.since !== 'unread') return null
-  const problem = `the changes since ${group.mark.slice(0, 7)}, the last commit group ${group.settings.name}'s job was told of (see the warning above)`
+  const problem = wordUnreadSinceMark(group.mark, group.settings.name)
   return { ending: 'held', ...NO_JOB, hold: { why: 'unread', group: group.settings.name, mark: group.mark, problem } }
 }
 
