@@ -10,7 +10,7 @@ import { startDeadline } from '../runtime/deadline.js'
 import { ServicePolicy } from '../service/service-policy.js'
 import { failureMessage, logStackForBugReport, ActionError, CancelledError } from '../runtime/errors.js'
 import { log } from '../runtime/log.js'
-import { plural } from '../runtime/plural.js'
+import { REPORTING_CANCELLED, wordReportingCounts } from '../ending/reporting-words.js'
 import { JobService } from '../service/job-service.js'
 import type { ModeStart } from './mode-start.js'
 import { openGitHubSession } from '../github/session.js'
@@ -23,12 +23,8 @@ export const REPORT_RUN_MS = 10 * 60_000
 
 const ONE_TRY = { ...ServicePolicy.create, tries: 1 }
 
-/** A cancel is no bug: what became of the records, said once (by the run, or by the grace's forced exit). */
-const CANCELLED =
-  'The reporting run was cancelled: every record is open or final, and one it was telling is told again by the next run.'
-
 export async function reportPending({ runner, env }: ModeStart): Promise<void> {
-  const cancel = watchForCancel(() => log.failed(CANCELLED), CANCEL_GRACE_MS)
+  const cancel = watchForCancel(() => log.failed(REPORTING_CANCELLED), CANCEL_GRACE_MS)
   const deadline = startDeadline(Date.now() + REPORT_RUN_MS, cancel.signal)
   let services: { reader: JobService; creator: JobService } | undefined
   try {
@@ -41,11 +37,8 @@ export async function reportPending({ runner, env }: ModeStart): Promise<void> {
     cancel.signal.throwIfAborted()
     setReportedOutput(run.jobs)
     const told = run.jobs.filter((job) => job.outcome === 'told').length
-    log.info(
-      `Read ${plural(run.jobs.length, 'handed-over job')}: told ${told} ending${told === 1 ? '' : 's'}` +
-        `${run.left ? `, left ${run.left} for the next run (at most ${REPORT_JOBS_PER_RUN} a run)` : ''}` +
-        `${run.ignored ? `, ignored ${plural(run.ignored, 'record')} that did not verify` : ''}.`
-    )
+    const { left, ignored } = run
+    log.info(wordReportingCounts({ read: run.jobs.length, told, left, perRun: REPORT_JOBS_PER_RUN, ignored }))
     const repositoryUrl = `${runner.serverUrl}/${runner.repository}`
     const counts = {
       ignored: run.ignored,
@@ -59,7 +52,7 @@ export async function reportPending({ runner, env }: ModeStart): Promise<void> {
     await writeReportingSummary(run.jobs, counts)
   } catch (error) {
     if (error instanceof CancelledError || cancel.signal.aborted) {
-      log.failed(CANCELLED)
+      log.failed(REPORTING_CANCELLED)
       return
     }
     if (!(error instanceof ActionError)) logStackForBugReport(error)
