@@ -560,9 +560,10 @@ describe('one reply, edited as the run goes', () => {
   })
 
   it('on timeout: edited with the job id and that the job keeps running on the service', async () => {
+    // Long enough for the create and a read on a busy machine (1.5 s was not, once): the job outlives it anyway.
     await standIns({ plan: { activeMs: 60_000 } })
     const event = issueCommentEvent({ body: '/docs check the FAQ', number: 12 })
-    const run = await runAction({ inputs: inputs({ timeout: '1500ms' }), env: env('issue_comment', event) })
+    const run = await runAction({ inputs: inputs({ timeout: '3s' }), env: env('issue_comment', event) })
 
     expect(run.code).toBe(1)
     const [reply] = github.comments
