@@ -118,6 +118,14 @@ export class FirstPost {
     return false
   }
 
+  /**
+   * The post went out, GitHub did not refuse it, and no comment is known for it: not answered for (no
+   * answer, or a 5xx) and not found by its marker (GitHub did not make it, or its listing does not show it yet).
+   */
+  get missing(): boolean {
+    return this.sent && !this.refused && this.id === undefined
+  }
+
   /** The post went out and was not answered for (no answer, or a 5xx): it is looked for by its marker; true when found. */
   async findLost(octokit: Octokit): Promise<boolean> {
     if (this.id !== undefined || !this.sent || this.refused || this.calls.aborted) return false

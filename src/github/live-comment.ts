@@ -52,6 +52,14 @@ export interface LiveComment<C extends { octokit: Octokit }> {
    * comment posted late, after the final body went into a comment of its own, gets the final body too.
    */
   post(client: C, body: string): Promise<PostedComment | undefined>
+  /**
+   * The first post went out and left no comment known (GitHub's 5xx or no answer, and none found by
+   * its marker): looks once more, then posts `body` as the comment (with the marker), once; what was
+   * shown meanwhile follows it. Nothing when the comment is known, the post was refused or never sent,
+   * or finish was called. For what must name the comment before the run ends: a hand-over's record
+   * names the reply that a reporting run tells the ending on. The new post, when there is one.
+   */
+  postAgain(client: C, body: string): Promise<PostedComment | undefined>
   /** Shows `body` next, unless an edit was refused or finish was called (then only the final body goes). */
   show(body: string): void
   /** Finish was called: only the final body is wanted now. */
@@ -91,6 +99,22 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
   // The edits read whether finish was called: from then on only the final body is pressed.
   const edits: Edits = new Edits({ client, first, calls, finished: () => ending.finished })
   const ending: Ending<C> = new Ending<C>({ client, calls, first, edits, stamped: options.stamp !== undefined })
+  const post = async ({ octokit }: C, body: string): Promise<PostedComment | undefined> => {
+    // The run ended first: the final body says how, and no first body follows it.
+    if (ending.finished) return undefined
+    const posted = await first.send(octokit, body)
+    if (!posted) {
+      // Maybe made by GitHub but not answered for (within the call's bound, or with a 5xx): found again
+      // by its marker now, so that what the run shows next (the job's record) goes to it, not to a
+      // second comment.
+      if (!ending.finished && (await first.findLost(octokit))) edits.resume()
+      return undefined
+    }
+    // Answered after the final body was posted as a comment of its own: it shows the final body too.
+    if (first.answered(posted.data) && ending.finalBody) await calls.edit(octokit, posted.data.id, ending.finalBody)
+    return posted.data
+  }
+  let postedAgain = false
   return {
     call: calls.make,
     client,
@@ -107,20 +131,15 @@ export function keepLiveComment<C extends { octokit: Octokit }>(options: LiveCom
       return ending.finalShown
     },
     noteSelf: (login) => first.noteSelf(login),
-    post: async ({ octokit }, body) => {
-      // The run ended first: the final body says how, and no first body follows it.
-      if (ending.finished) return undefined
-      const posted = await first.send(octokit, body)
-      if (!posted) {
-        // Maybe made by GitHub but not answered for (within the call's bound, or with a 5xx): found again
-        // by its marker now, so that what the run shows next (the job's record) goes to it, not to a
-        // second comment.
-        if (!ending.finished && (await first.findLost(octokit))) edits.resume()
-        return undefined
-      }
-      // Answered after the final body was posted as a comment of its own: it shows the final body too.
-      if (first.answered(posted.data) && ending.finalBody) await calls.edit(octokit, posted.data.id, ending.finalBody)
-      return posted.data
+    post,
+    postAgain: async (loaded, body) => {
+      if (postedAgain || ending.finished || !first.missing) return undefined
+      postedAgain = true
+      // Made since, perhaps, or shown by the listing now: looked for once more before a second post.
+      const posted = (await first.findLost(loaded.octokit)) ? undefined : await post(loaded, body)
+      // What was shown while there was no comment (the job's progress) goes to it now.
+      edits.resume()
+      return posted
     },
     show: (body) => {
       if (!ending.finished) edits.want(body)

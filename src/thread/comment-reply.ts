@@ -66,8 +66,8 @@ export interface ThreadReply {
    */
   recordedIn(): { number: number; comment: number } | undefined
   /**
-   * The reply's comment id once its first post is answered (or found again), waiting at most until
-   * `bound` aborts; undefined when there is none by then.
+   * The reply's comment id once its first post is answered (or found again, or, when it left no
+   * comment, posted once more), waiting at most until `bound` aborts; undefined when there is none by then.
    */
   posted(bound: AbortSignal): Promise<number | undefined>
 }
@@ -188,7 +188,16 @@ export function startThreadReply(
         : undefined,
     posted: async (bound) => {
       // A reply not begun has no first post: it is never waited for.
-      if (began) await Promise.race([opened, whenAborted(bound)])
+      const thread = began ? await Promise.race([opened, whenAborted(bound)]) : undefined
+      if (thread && !bound.aborted) {
+        // Its first post left no comment (a 5xx GitHub did not make, say): what names the reply (the
+        // hand-over's record, by which a reporting run tells the ending) needs one now, not at the end.
+        const again = await Promise.race([
+          reply.postAgain(thread, writeStartedReply(thread.runUrl)),
+          whenAborted(bound)
+        ])
+        if (again) log.info(`Replied on the ${where} after all: ${neutralise(String(again.html_url))}`)
+      }
       return reply.id
     },
     finish: async (outcome, elapsedMs, pullRequest, bound) => {

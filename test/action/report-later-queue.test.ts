@@ -504,3 +504,47 @@ describe.concurrent('a queued job a reporting run makes before the queuing run h
     SEVERAL_RUNS_MS
   )
 })
+
+describe.concurrent('a queued request whose reply’s first post GitHub answered with a 502', () => {
+  const firstPost = (req: { body?: { body?: unknown } }) => String(req.body?.body ?? '').startsWith('👀 On it')
+
+  it.for([
+    ['made despite it', true],
+    ['not made', false]
+  ] as const)(
+    'the first post %s: the one reply on the thread is the one the record names, and it ends telling the job’s ending',
+    { timeout: SEVERAL_RUNS_MS },
+    async ([, made], test) => {
+      const service = await standIn(test, { plan: { activeReads: 0 }, faults: rateLimitedOnce('0') })
+      const github = await standInGitHub(test, {
+        faults: { 'comment-create': { status: 502, message: 'Server Error', made, times: 1, when: firstPost } }
+      })
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const asked = await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      expect(asked.code).toBe(0)
+      expect(asked.outputs.status).toBe('queued')
+      expect(asked.stdout).toContain('Could not reply on the issue #12: HTTP 502')
+      const [queued] = records(service, github)
+      const botReplies = () =>
+        github.allComments.filter((c) => c.issueNumber === THREAD && c.login !== 'octo-maintainer')
+      expect(botReplies()).toHaveLength(1)
+      expect(queued.record.thread).toEqual({ number: THREAD, comment: botReplies()[0].id })
+      expect(botReplies()[0].body).toContain('the request is queued, not lost')
+
+      // One reporting run makes the job, the next tells its ending: both on that reply.
+      expect((await report(service, github, '6800')).code).toBe(0)
+      expect(service.created).toBe(1)
+      const told = await report(service, github, '6801')
+      expect(told.code).toBe(0)
+      const jobId = [...service.jobs.keys()][0]
+      expect(JSON.parse(told.outputs.reported ?? '[]')).toEqual([expect.objectContaining({ id: jobId })])
+      expect(told.stdout).toContain(`Told the ending of job ${jobId} on the reply on #${THREAD}.`)
+      const [reply] = botReplies()
+      expect(botReplies()).toHaveLength(1)
+      expect(reply.body).toContain(jobId)
+      expect(reply.body).toContain('opened a pull request')
+      expect(reply.body).toContain('/actions/runs/6801')
+      expect(reply.body).not.toContain('queued, not lost')
+    }
+  )
+})

@@ -214,6 +214,35 @@ describe('the live comment', () => {
     )
   })
 
+  it('posts again, once, when a first post GitHub answered with a 5xx left no comment: what was shown follows, and finish edits it', async () => {
+    captureLog()
+    const thread = fakeThread()
+    thread.script.fail.set('post', [answered(502, 'Bad Gateway')])
+    const comment = live(thread)
+    await comment.post(CLIENT, 'started')
+    expect(comment.id).toBeUndefined()
+    comment.show('working')
+    expect(await comment.postAgain(CLIENT, 'started')).toMatchObject({ id: 100 })
+    expect(await comment.postAgain(CLIENT, 'started')).toBeUndefined()
+    await until(() => thread.calls.includes('edit 100 working'))
+    await finish(comment, 'done', Promise.resolve())
+    const post = 'post started\n<!-- docs-agent-reply: m1 -->'
+    expect(thread.calls).toEqual([post, 'list', 'list', post, 'edit 100 working', 'edit 100 done'])
+    expect([...thread.comments.values()].map((c) => c.body)).toEqual(['done'])
+  })
+
+  it('does not post again after a refusal, nor when the first post is known', async () => {
+    captureLog()
+    for (const failure of [answered(403, 'Forbidden'), undefined]) {
+      const thread = fakeThread()
+      if (failure) thread.script.fail.set('post', [failure])
+      const comment = live(thread)
+      await comment.post(CLIENT, 'started')
+      expect(await comment.postAgain(CLIENT, 'started')).toBeUndefined()
+      expect(thread.calls).toEqual(['post started\n<!-- docs-agent-reply: m1 -->'])
+    }
+  })
+
   it('tries the final edit once more after GitHub’s own trouble (5xx), never after a refusal', async () => {
     captureLog()
     for (const [failure, edits, shown] of [
