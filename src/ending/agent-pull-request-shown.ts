@@ -4,7 +4,7 @@
 import { parsePullRequestLink } from '../github/note-place.js'
 import { Input } from '../kernel/action-names.js'
 import { readPullRequestDetails, type PullRequestDetails } from '../github/pull-request-details.js'
-import type { RunOutcome } from './run-ending.js'
+import type { RunOutcome } from '../kernel/run-outcome.js'
 import type { GitHubSession } from '../github/session.js'
 import { hasCompleted } from '../service/job-record.js'
 

@@ -10,15 +10,6 @@ import { isJobFollowed, type RunOutcome } from '../kernel/run-outcome.js'
 
 export { staleLine } from './message-words.js'
 export type { ValueFormat } from './value-format.js'
-export {
-  writesSummary,
-  type Ending,
-  type GroupHold,
-  type HandedOver,
-  type KnownJob,
-  type NewJobWay,
-  type RunOutcome
-} from '../kernel/run-outcome.js'
 
 /**
  * An ending described once, as data: the step's level, the log line, the short sentence and icon (the

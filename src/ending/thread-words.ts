@@ -6,7 +6,7 @@
 import { FRESH_FLAG } from '../kernel/comment-settings.js'
 import type { Route } from '../kernel/route.js'
 import { codeSpan, neutralise } from '../safety/neutralise.js'
-import type { RunOutcome } from './run-ending.js'
+import type { RunOutcome } from '../kernel/run-outcome.js'
 import { assertNever } from '../runtime/assert-never.js'
 import { requestKind } from '../service/pull-request-link.js'
 import { finalStatusOf } from '../service/job-record.js'

@@ -2,7 +2,7 @@
 // stage alone (it owns it), because a cancel may have to tell the ending at any moment, from a
 // signal handler, before that stage returns.
 import type { Job } from '../service/job-record.js'
-import type { KnownJob, NewJobWay, RunOutcome } from '../ending/run-ending.js'
+import type { KnownJob, NewJobWay, RunOutcome } from '../kernel/run-outcome.js'
 
 export class JobTracker {
   /** The job as last seen; null if it was never read. */

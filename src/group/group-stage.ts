@@ -13,7 +13,7 @@ import type { Settings } from '../kernel/settings.js'
 import type { Prepared } from '../prompt/assemble.js'
 import type { GroupStatusComment } from './group-status.js'
 import { wordUnreadAncestry, wordUnreadSinceMark } from '../ending/hold-words.js'
-import type { RunOutcome } from '../ending/run-ending.js'
+import type { RunOutcome } from '../kernel/run-outcome.js'
 import type { GitHubRun } from '../github/session.js'
 
 const NO_JOB = { job: null, jobId: '' } as const

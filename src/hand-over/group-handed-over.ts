@@ -8,7 +8,7 @@
 import { routedGroup, type Route } from '../kernel/route.js'
 import type { Settings } from '../kernel/settings.js'
 import type { JobService } from '../service/job-service.js'
-import type { RunOutcome } from '../ending/run-ending.js'
+import type { RunOutcome } from '../kernel/run-outcome.js'
 import type { GitHubRun } from '../github/session.js'
 import { openIndexReader, openJobIndex } from './job-index.js'
 import { describeWriteFailure } from '../github/write-failure.js'

@@ -11,7 +11,7 @@ import { log } from '../runtime/log.js'
 import type { ThreadReply } from './comment-reply.js'
 import { createHash } from 'node:crypto'
 import type { Blanked } from '../safety/credentials.js'
-import type { RunOutcome } from '../ending/run-ending.js'
+import type { RunOutcome } from '../kernel/run-outcome.js'
 
 /** A comment that asked for a job: its instruction (credentials blanked) and the reply on its thread. */
 export interface CommentAsk {

@@ -2,7 +2,8 @@
 // ending, what happened first, and a next step a person can act on where there is one.
 import { describe, expect, it } from 'vitest'
 import type { Job } from '../../../src/service/job-record.js'
-import { describeEnding, type RunOutcome } from '../../../src/ending/run-ending.js'
+import { describeEnding } from '../../../src/ending/run-ending.js'
+import type { RunOutcome } from '../../../src/kernel/run-outcome.js'
 import { describeThreadEnding } from '../../../src/ending/thread-words.js'
 
 function job(status: string, prLink: string | null = null, extra: Partial<Job> = {}): Job {
