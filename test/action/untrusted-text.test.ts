@@ -323,7 +323,9 @@ describe('replies on the thread are ours', () => {
     const [reply] = ownGitHub.comments
     expectOurReply(reply.body, own.apiKey)
     // Given up after five reads that were not the job, or timed out first: either way in our words.
-    expect(reply.body).toMatch(/^(❌ Following job `job_1` failed|⏱️ Job `job_1` was still `active` when the run's timeout)/)
+    expect(reply.body).toMatch(
+      /^(❌ Following job `job_1` failed|⏱️ Job `job_1` was still `active` when the run's timeout)/
+    )
   })
 
   it("the timeout reply shows the service's status in a code span", async () => {
