@@ -6,6 +6,7 @@ import type { ReadFailure } from '../github/read-failure.js'
 import type { PullRequestRef } from '../github/pull-request-details.js'
 import type { GroupSettings } from './settings.js'
 import type { Ending, GroupHold } from './run-outcome.js'
+import type { Job } from '../service/job-record.js'
 
 /** A pull request of the group, as its verified marker names it. */
 export interface GroupPullRequest {
@@ -70,7 +71,7 @@ export interface GroupEnding {
   /** The job's id; empty when no job is known. */
   jobId: string
   /** The job as last seen; null if it was never read. */
-  job: { status: string; prLink: string | null } | null
+  job: Pick<Job, 'status' | 'prLink'> | null
   /** The run sent (or was sending) the prompt to the group's job as a follow-up message. */
   followUp?: boolean
 }
