@@ -1,9 +1,9 @@
 // @ts-check
-// The house as drawn (CONTRIBUTING.md, "The map of the code"), checked by `npm run lint:layers` and
-// in .ci/run: src/ is a stack of folders, and an import only ever goes down it. The shared layers
-// come first, then the run's stages in the order a mode (src/modes/) tells them; index.ts and main.ts sit on
-// top and may import anything. No circle of files either, type imports included: a type import
-// ties two files together as much as any other.
+// The house as drawn (CONTRIBUTING.md), checked by `npm run lint:layers` and in .ci/run: src/ is a
+// stack of rooms, and an import only ever goes down it. The shared rooms come first, then the kernel
+// of types every feature shares, then the features, each of which may use the ones before it, then the
+// modes; index.ts and main.ts sit on top and may import anything. No circle of files either, type
+// imports included: a type import ties two files together as much as any other.
 
 /** From the bottom up: a folder may import only the folders before it in this list (and itself). */
 const LAYERS = [
@@ -28,11 +28,6 @@ const LAYERS = [
   'modes'
 ]
 
-// Imports that still cross the plan upwards while the move into rooms is finished; each entry is one
-// file's import of another, and the list only ever shrinks. It is empty now: every import goes down.
-/** @type {[string, string][]} */
-const KNOWN_CROSSINGS = []
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -43,30 +38,15 @@ module.exports = {
       from: {},
       to: { circular: true }
     },
-    ...LAYERS.flatMap((layer, index) => {
-      const above = `^src/(?:(?:${[...LAYERS.slice(index + 1)].join('|') || '(?!)'})/|(?:main|index)\\.ts$)`
-      const comment =
+    ...LAYERS.map((layer, index) => ({
+      name: `${layer}-imports-only-below`,
+      severity: /** @type {const} */ ('error'),
+      comment:
         `src/${layer}/ may import only ${['itself', ...LAYERS.slice(0, index)].join(', ')}: ` +
-        'a lower room or an earlier feature never depends on a later one.'
-      const crossing = KNOWN_CROSSINGS.filter(([from]) => from.startsWith(`src/${layer}/`))
-      const crossers = [...new Set(crossing.map(([from]) => from))]
-      return [
-        {
-          name: `${layer}-imports-only-below`,
-          severity: /** @type {const} */ ('error'),
-          comment,
-          from: { path: `^src/${layer}/`, pathNot: crossers.map((file) => `^${file}$`) },
-          to: { path: above }
-        },
-        ...crossers.map((file) => ({
-          name: `${layer}-imports-only-below`,
-          severity: /** @type {const} */ ('error'),
-          comment,
-          from: { path: `^${file}$` },
-          to: { path: above, pathNot: crossing.filter(([from]) => from === file).map(([, to]) => `^${to}$`) }
-        }))
-      ]
-    }),
+        'a lower room or an earlier feature never depends on a later one.',
+      from: { path: `^src/${layer}/` },
+      to: { path: `^src/(?:(?:${[...LAYERS.slice(index + 1)].join('|') || '(?!)'})/|(?:main|index)\\.ts$)` }
+    })),
     {
       name: 'src-not-to-tests-or-scripts',
       severity: 'error',
