@@ -8,9 +8,6 @@ import { describeEndingWords, type EndingWords } from './ending-words.js'
 import { VALUES_AS_GIVEN, type ValueFormat } from './value-format.js'
 import { isJobFollowed, type RunOutcome } from '../kernel/run-outcome.js'
 
-export { staleLine } from './message-words.js'
-export type { ValueFormat } from './value-format.js'
-
 /**
  * An ending described once, as data: the step's level, the log line, the short sentence and icon (the
  * summary and the reply), the summary's heading and next step, and whether a job was followed (the

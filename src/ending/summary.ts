@@ -3,7 +3,8 @@ import { formatDuration } from '../runtime/duration.js'
 import { log } from '../runtime/log.js'
 import { changeLine, type PullRequestDetails } from '../github/pull-request-details.js'
 import { pullRequestLink, pullRequestName } from '../service/pull-request-link.js'
-import { describeEnding, type ValueFormat } from './run-ending.js'
+import { describeEnding } from './run-ending.js'
+import type { ValueFormat } from './value-format.js'
 import type { RunOutcome } from '../kernel/run-outcome.js'
 import {
   byteSize,

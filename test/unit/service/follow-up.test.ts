@@ -6,7 +6,8 @@ import { followJob } from '../../../src/service/follow-job.js'
 import type { Job } from '../../../src/service/job-record.js'
 import type { JobService } from '../../../src/service/job-service.js'
 import { noSignWindowMs, ServicePolicy } from '../../../src/service/service-policy.js'
-import { describeEnding, staleLine } from '../../../src/ending/run-ending.js'
+import { describeEnding } from '../../../src/ending/run-ending.js'
+import { staleLine } from '../../../src/ending/message-words.js'
 
 const job = (status: string, prLink: string | null = null): Job => ({
   id: 'job_7',
