@@ -134,7 +134,19 @@ async function createClaimed(
       const { sending: _sending, ...queued } = now
       const again = { ...queued, ...(notBefore ? { notBefore } : {}) }
       // Queued again before the claim goes: a record left marked as sending would read as maybe sent.
-      await index.write(issue, commentId, again, signal).catch(() => index.write(issue, commentId, again, signal))
+      // Where GitHub refuses both writes the claim goes all the same, so the mark names no claim: the
+      // service said it did not take the create, and the next run sends it (perhaps before the
+      // Retry-After, which the service then refuses again) rather than tell it as maybe made.
+      await index
+        .write(issue, commentId, again, signal)
+        .catch(() => index.write(issue, commentId, again, signal))
+        .catch((error: unknown) => {
+          if (signal.aborted) throw error
+          log.warning(
+            `Could not queue the refused create again: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
+              'The next reporting run sends it once more.'
+          )
+        })
       await dropCreateClaim(place, commentId, claim.reactionId)
       log.info(`The queued create was refused again (${wordServiceFailure(error)}): the next reporting run tries it.`)
       return { queued: true }

@@ -294,6 +294,52 @@ describe.concurrent('a claim on a queued create, left by a run that did not fini
     },
     SEVERAL_RUNS_MS
   )
+  it(
+    'refused again after its mark as being sent, and the mark cannot be taken back: the claim still goes, so the request is not lost, and it is made once',
+    async (test) => {
+      // The asking run's create and the reporting run's first are refused (429, a second's Retry-After).
+      const service = await standIn(test, {
+        ...WORKS_ON,
+        faults: [{ ...rateLimitedOnce('1')[0]!, times: 2 }]
+      })
+      // Armed for the first reporting run: its record edits after the mark (the queued-again writes) get a 502.
+      let armed = false
+      let recordEdits = 0
+      const github = await standInGitHub(test, {
+        faults: {
+          'comment-update': {
+            status: 502,
+            message: 'Server Error',
+            when: (req) =>
+              armed && !req.pathname.endsWith(`/${replyOf(github)?.id}`) && String(req.body?.body ?? '').length > 0
+                ? ++recordEdits > 1
+                : false
+          }
+        }
+      })
+      const { env } = askOnThread(github, '/docs document the retry policy')
+      const asked = await runAction({ inputs: commentInputs(service, { wait: 'false' }), env })
+      expect(asked.outputs.status).toBe('queued')
+      await sleep(1100)
+      armed = true
+      const refused = await report(service, github, '6800')
+      armed = false
+      expect(refused.code).toBe(0)
+      expect(refused.stdout).toContain('Could not queue the refused create again')
+      expect(creates(service)).toHaveLength(2)
+      expect(service.created).toBe(0)
+      // Whatever the claim's lease: the service said it did not take the create, so it is sent again, once.
+      github.ageReactions(21 * 60_000)
+      await sleep(1100)
+      const later = await report(service, github, '6801')
+      expect(later.stdout).not.toContain('may or may not have been created')
+      await report(service, github, '6802')
+      expect(service.created).toBe(1)
+      expect(creates(service)).toHaveLength(3)
+      expect(replyOf(github)?.body).not.toContain('queued, not lost')
+    },
+    SEVERAL_RUNS_MS
+  )
 })
 
 describe.concurrent('a queued request GitHub cannot show before its create', () => {
