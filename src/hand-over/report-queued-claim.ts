@@ -6,6 +6,7 @@
 import { describeWriteFailure } from '../github/write-failure.js'
 import type { RecordPayload } from '../github/signed-record.js'
 import { WRITE_ACCESS } from '../kernel/write-access.js'
+import { timeLimit } from '../runtime/deadline.js'
 import { log } from '../runtime/log.js'
 import type { ReportPlace } from './report-job.js'
 import type { RecordClaim } from './index-records.js'
@@ -36,16 +37,24 @@ export async function claimCreate(place: ReportPlace, commentId: number): Promis
 }
 
 /**
- * Gives up a claim on a create that was not sent. One that cannot be given up holds the create for its
- * lease; the record was not marked as sending under it, so the run after the lease takes it over.
+ * Gives up a claim on a create that was not sent, within its own short bound (a cancel has aborted the
+ * run's signal by then, yet a mark left naming the claim would tell the create as maybe sent). One
+ * that cannot be given up holds the create for its lease; the record was not marked as sending under
+ * it, so the run after the lease takes it over.
  */
 export async function dropCreateClaim(place: ReportPlace, commentId: number, reactionId: number): Promise<void> {
+  const limit = timeLimit(DROP_CLAIM_MS)
   try {
-    await place.index.dropClaim(commentId, reactionId, place.signal)
+    await place.index.dropClaim(commentId, reactionId, limit.signal)
   } catch (error) {
     log.warning(
       `Could not give up the claim on a queued create: ${describeWriteFailure(error, WRITE_ACCESS.index)} ` +
         'It is tried again once the claim lapses (20 minutes).'
     )
+  } finally {
+    limit.clear()
   }
 }
+
+/** How long giving up a claim may take, a cancelled run's included. */
+const DROP_CLAIM_MS = 3000

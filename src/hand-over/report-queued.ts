@@ -123,12 +123,18 @@ async function createClaimed(
     await dropCreateClaim(place, commentId, claim.reactionId)
     return { queued: true }
   }
+  let written = false
   try {
-    const job = await creator.createJob(prompt, deadline)
+    const job = await creator.createJob(prompt, deadline, { onSending: (inFlight) => (written ||= inFlight) })
     await recordMade(place, { commentId, record: now }, job)
     return { made: job.id, status: job.status }
   } catch (error) {
-    if (!(error instanceof ServiceError)) throw error
+    if (!(error instanceof ServiceError)) {
+      // Stopped (a cancel) before any of the create was written: it never reached the service, so the
+      // claim goes, and the mark names no claim: the next run sends it.
+      if (!written) await dropCreateClaim(place, commentId, claim.reactionId)
+      throw error
+    }
     if (error.kind === 'notTaken') {
       const notBefore = error.retryAfterMs ? new Date(Date.now() + error.retryAfterMs).toISOString() : undefined
       const { sending: _sending, ...queued } = now

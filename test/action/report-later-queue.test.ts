@@ -295,6 +295,34 @@ describe.concurrent('a claim on a queued create, left by a run that did not fini
     SEVERAL_RUNS_MS
   )
   it(
+    'a run cancelled while it marks the create as being sent gives its claim up: nothing went out, and the next run makes it once',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      // The mark is written at once, and answered only once the run is cancelled (the seeding's edit at once).
+      let answer = (_: unknown) => {}
+      const delay: { ms: number; times: number; until?: Promise<unknown> } = { ms: 0, times: 2 }
+      const github = await standInGitHub(test, { delays: { 'comment-update': delay } })
+      await seedQueued(service, github, 'Document the retry policy')
+      delay.until = new Promise((resolve) => (answer = resolve))
+      const from = github.requests.length
+      const started = startReport(service, github, '6900')
+      const marking = () => github.requests.slice(from).some((r) => r.method === 'PATCH')
+      for (let waited = 0; !marking() && waited < 20_000; waited += 100) await sleep(100)
+      started.child.kill('SIGINT')
+      setTimeout(() => answer(undefined), 500).unref()
+      await started.done
+      expect(creates(service)).toHaveLength(0)
+      github.ageReactions(21 * 60_000)
+      const later = await report(service, github, '6901')
+      expect(later.code).toBe(0)
+      expect(later.stdout).not.toContain('may or may not have been created')
+      expect(service.created).toBe(1)
+      expect(creates(service)).toHaveLength(1)
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
     'refused again after its mark as being sent, and the mark cannot be taken back: the claim still goes, so the request is not lost, and it is made once',
     async (test) => {
       // The asking run's create and the reporting run's first are refused (429, a second's Retry-After).
