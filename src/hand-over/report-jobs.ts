@@ -18,6 +18,7 @@ import { pullRequestOfEvent, reportPullRequestJob } from './report-pull-request-
 import { cursorAfter, isClosed, openEntryOf, shareOf } from './report-share.js'
 import type { Deadline } from '../runtime/deadline.js'
 import type { GitHubSession } from '../github/session.js'
+import type { IndexedRecord } from './index-records.js'
 
 /** What a reporting run found and did. */
 export interface ReportRun {
@@ -72,8 +73,15 @@ export async function reportJobs(
     run.left = pending.length - share.length
     const place = reportPlaceOf({ octokit, reader, index, issue, settings, signal, runner, github })
     const rows = new Map<number, ReportedRow>()
-    for (const indexed of share) {
+    // A job handed over again (a follow-up message) has more than one record, each with its own claim:
+    // its later records are told only after this run told its first, so that two runs never tell one
+    // job at once (each claiming another of its records).
+    const first = firstRecordOfJob(pending)
+    const later = (r: IndexedRecord) => !!r.record.job && first.get(r.record.job) !== r.commentId
+    const toldFirst = (r: IndexedRecord) => rows.get(first.get(r.record.job) ?? 0)?.outcome === 'told'
+    for (const indexed of [...share.filter((r) => !later(r)), ...share.filter(later)]) {
       signal.throwIfAborted()
+      if (later(indexed) && !toldFirst(indexed)) continue
       const queued = indexed.record.state === 'queued'
       const row = await (queued
         ? reportQueued(place, services, indexed, deadline)
@@ -85,7 +93,7 @@ export async function reportJobs(
     }
     const asking = pullRequestOfEvent(runner)
     if (asking && !run.jobs.some((job) => job.prLink === asking)) {
-      const rest = pending.filter((r) => !rows.has(r.commentId))
+      const rest = pending.filter((r) => !rows.has(r.commentId) && !later(r))
       const scanned = await reportPullRequestJob(place, services.reader, rest, asking)
       if (scanned) {
         rows.set(scanned.commentId, scanned.row)
@@ -102,4 +110,14 @@ export async function reportJobs(
   } finally {
     await reader.close()
   }
+}
+
+/** Each job's first open record (the oldest comment), by job id; queued records name no job yet. */
+function firstRecordOfJob(pending: readonly IndexedRecord[]): Map<string, number> {
+  const first = new Map<string, number>()
+  for (const { commentId, record } of pending) {
+    const before = first.get(record.job)
+    if (record.job && (before === undefined || commentId < before)) first.set(record.job, commentId)
+  }
+  return first
 }

@@ -257,6 +257,38 @@ describe.concurrent('a job handed over, told later', () => {
   )
 
   it(
+    'a job handed over twice (two records) is told by one of two reporting runs at once: the run that lost the claim on its first record leaves its later one',
+    async (test) => {
+      const service = await standIn(test, WORKS_ON)
+      let release = () => {}
+      const held = new Promise<void>((resolve) => (release = resolve))
+      // The first claim is given at once but answered only when the test says: the other run claims meanwhile.
+      const github = await standInGitHub(test, { delays: { reaction: { ms: 0, times: 1, until: held } } })
+      let jobId = ''
+      await seedRecords(
+        service,
+        github,
+        2,
+        () => ({ activeReads: 0, final: 'completed' }),
+        (id) => ({ job: (jobId ||= id), state: 'open', created: new Date().toISOString() })
+      )
+      const records = indexOf(github).records
+      expect(records).toHaveLength(2)
+      const first = startAction({ inputs: reportInputs(service), env: reportEnv(github, '4910') })
+      for (let i = 0; i < 200 && !github.reactions.some((r) => r.commentId === records[0].id); i++) await sleep(50)
+      const second = await runAction({ inputs: reportInputs(service), env: reportEnv(github, '4911') })
+      release()
+      const one = await first.done
+      expect([one.code, second.code]).toEqual([0, 0])
+      // The run that claimed the first record tells both; the other tells neither.
+      expect(reported(second).map((j) => j.id)).toEqual([])
+      expect(new Set(reported(one).map((j) => j.id))).toEqual(new Set([jobId]))
+      expect(indexOf(github).records).toEqual([])
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
     'a held run that follows a handed-over job to its end, beside a reporting run, tells its ending once',
     async (test) => {
       const service = await standIn(test, WORKS_ON)
