@@ -11,6 +11,7 @@ import { setReportedOutput, type ReportedRow } from './reporting-summary.js'
 import { workflowOfRun } from './reporting-workflow.js'
 import { ActionError } from '../runtime/errors.js'
 import type { JobService } from '../service/job-service.js'
+import { isFinal, type Job } from '../service/job-record.js'
 import { reportPlaceOf } from './report-job.js'
 import { keepIndex, lockIndex, makeIndex, type WorkflowSwitch } from './report-keep-index.js'
 import { reportOne, reportQueued } from './report-one-record.js'
@@ -78,6 +79,16 @@ export async function reportJobs(
     // job at once (each claiming another of its records).
     const first = firstRecordOfJob(pending)
     const later = (r: IndexedRecord) => !!r.record.job && first.get(r.record.job) !== r.commentId
+    // A later record is told with the ending its first was told with: read again, the job might read
+    // as unread (the service failing a moment), and the record would be left for a run after this one.
+    const ended = new Map<string, Job>()
+    const jobReader = {
+      getJob: async (id: string, jobSignal: AbortSignal): Promise<Job> => {
+        const job = await services.reader.getJob(id, jobSignal)
+        if (isFinal(job.status)) ended.set(id, job)
+        return job
+      }
+    }
     const toldFirst = (r: IndexedRecord) => rows.get(first.get(r.record.job) ?? 0)?.outcome === 'told'
     for (const indexed of [...share.filter((r) => !later(r)), ...share.filter(later)]) {
       signal.throwIfAborted()
@@ -85,7 +96,7 @@ export async function reportJobs(
       const queued = indexed.record.state === 'queued'
       const row = await (queued
         ? reportQueued(place, services, indexed, deadline)
-        : reportOne(place, services.reader, indexed))
+        : reportOne(place, jobReader, indexed, later(indexed) ? ended.get(indexed.record.job) : undefined))
       rows.set(indexed.commentId, row)
       run.jobs.push(row)
       // Listed as soon as told: a run cancelled or failing later still lists the endings it told.

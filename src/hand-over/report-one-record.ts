@@ -23,7 +23,7 @@ export const UNKNOWN_AFTER_MISSES = 3
 /** Reads one record's job once (unless the caller just read it), and tells its ending when it has ended. */
 export async function reportOne(
   place: ReportPlace,
-  service: JobService,
+  service: Pick<JobService, 'getJob'>,
   indexed: IndexedRecord,
   read?: Job
 ): Promise<ReportedRow> {

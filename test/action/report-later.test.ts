@@ -289,6 +289,31 @@ describe.concurrent('a job handed over, told later', () => {
   )
 
   it(
+    "a job's later record is told with the ending its first was told with, in the same run: a read of the job failing meanwhile leaves none of them for a run after",
+    async (test) => {
+      let reads = 0
+      // The second read of the job would fail: the run reads it once, for its first record.
+      const fault = { method: 'GET' as const, status: 502, body: 'Bad gateway', when: () => ++reads === 2 }
+      const service = await standIn(test, { ...WORKS_ON, faults: [fault] })
+      const github = await standInGitHub(test)
+      let jobId = ''
+      await seedRecords(
+        service,
+        github,
+        2,
+        () => ({ activeReads: 0, final: 'completed' }),
+        (id) => ({ job: (jobId ||= id), state: 'open', created: new Date().toISOString() })
+      )
+      const run = await report(service, github, '4920')
+      expect(run.code).toBe(0)
+      expect(new Set(reported(run).map((j) => j.id))).toEqual(new Set([jobId]))
+      expect(run.stdout).not.toContain(`Could not read job ${jobId}`)
+      expect(indexOf(github).records).toEqual([])
+    },
+    SEVERAL_RUNS_MS
+  )
+
+  it(
     'a held run that follows a handed-over job to its end, beside a reporting run, tells its ending once',
     async (test) => {
       const service = await standIn(test, WORKS_ON)
